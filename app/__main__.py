@@ -1,0 +1,29 @@
+"""``python -m app``: upgrade the database, then serve (HOST, PORT, DATABASE_URL)."""
+
+from __future__ import annotations
+
+import os
+
+import uvicorn
+
+from app.settings import get_settings
+from app.store.migrate import upgrade
+
+
+def main() -> None:
+    settings = get_settings()
+    upgrade(settings.database_url)
+    print(f"Keydom is serving on http://{settings.host}:{settings.port}", flush=True)
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=int(os.environ.get("WORKERS", "1")),
+        proxy_headers=True,
+        access_log=False,  # request paths contain seat tokens
+    )
+
+
+if __name__ == "__main__":
+    main()

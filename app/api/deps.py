@@ -1,0 +1,35 @@
+"""Typed dependencies shared by the routers."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from app.table.errors import Unauthorized
+from app.table.service import Table
+
+
+def get_table(request: Request) -> Table:
+    return request.app.state.table
+
+
+TableDep = Annotated[Table, Depends(get_table)]
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The seat token from ``Authorization: Bearer <token>``, or None for a spectator."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("Send your seat token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+TokenDep = Annotated[str | None, Depends(bearer_token)]
+
+
+def base_url(request: Request) -> str:
+    configured = request.app.state.settings.public_url
+    return configured or str(request.base_url).rstrip("/")

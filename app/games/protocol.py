@@ -1,0 +1,191 @@
+"""The protocol every title implements.
+
+A game is a pure, deterministic function of (title, options, seed, list of actions).
+Each title is a package under ``app/games/<title>/`` whose ``__init__`` exposes a
+module-level ``TITLE`` (a :class:`TitleSpec`) and the functions below. The table code
+only ever talks to a title through :class:`Title`, so every title is driven the same way
+by the web pages, the API, bots, fuzzers and tests.
+
+State is whatever the title likes internally; ``dump``/``load`` turn it into plain JSON
+(dicts, lists, str, int, bool, None) for the database and back, exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+Seat = int
+State = Any
+JSON = Any
+
+
+class IllegalAction(Exception):
+    """A refused choice. The message is shown to the player as it is."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal choice for one seat.
+
+    ``id`` is what the client sends back. ``label`` is what a button says.
+    ``kind`` groups choices for the page (e.g. "place", "build", "name").
+    ``target`` names the thing on the board the choice is about (e.g. "cell:1,2"),
+    so the page can highlight it and make it clickable.
+    """
+
+    id: str
+    label: str
+    kind: str = ""
+    target: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "kind": self.kind, "target": self.target}
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    seat: Seat
+    score: int
+    breakdown: dict[str, int] = field(default_factory=dict)  # label -> points
+    tiebreak: tuple[int, ...] = ()  # higher is better, compared after score
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "score": self.score,
+            "breakdown": dict(self.breakdown),
+            "tiebreak": list(self.tiebreak),
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game: every seat's score and the winner(s)."""
+
+    scores: list[SeatScore]
+    winners: list[Seat]
+    reason: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "scores": [s.as_json() for s in self.scores],
+            "winners": list(self.winners),
+            "reason": self.reason,
+        }
+
+
+def winners_by_score(scores: list[SeatScore]) -> list[Seat]:
+    """Highest score wins; ties are broken by ``tiebreak`` tuples; what is still tied shares."""
+    if not scores:
+        return []
+    best = max((s.score, s.tiebreak) for s in scores)
+    return [s.seat for s in scores if (s.score, s.tiebreak) == best]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option a host can set when creating a game (drives the form and validation).
+
+    ``kind`` is "bool" or "choice". For "choice", ``choices`` is a list of (value, label).
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+    players: tuple[int, int] | None = None  # only offered for this player range
+
+
+@dataclass(frozen=True)
+class TitleSpec:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    blurb: str
+    option_specs: tuple[OptionSpec, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "blurb": self.blurb,
+            "options": [
+                {
+                    "key": o.key,
+                    "label": o.label,
+                    "kind": o.kind,
+                    "default": o.default,
+                    "choices": [list(c) for c in o.choices],
+                    "help": o.help,
+                }
+                for o in self.option_specs
+            ],
+        }
+
+
+class Title(Protocol):
+    """What ``app/games/<title>/__init__.py`` provides."""
+
+    TITLE: TitleSpec
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        """A fresh game. Raises IllegalAction for an impossible player count or option."""
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        """Seats that owe a decision now; several at once is normal; empty when over."""
+
+    def options(self, state: State, seat: Seat) -> list[Option]:
+        """Every legal choice for ``seat`` now, in a stable order (empty if none)."""
+
+    def apply(self, state: State, seat: Seat, option_id: str) -> State:
+        """A new state after ``seat`` takes ``option_id``; never mutates ``state``.
+
+        Raises IllegalAction if the option is not currently offered to that seat.
+        """
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """``{"public": {...}, "private": {...} | None, "log": [str, ...]}``.
+
+        ``private`` holds only that seat's hidden things; spectators (None) get None.
+        """
+
+    def result(self, state: State) -> Result | None:
+        """Scores and winners once the game is over, else None."""
+
+    def dump(self, state: State) -> JSON:
+        """Plain JSON for the snapshot."""
+
+    def load(self, raw: JSON) -> State:
+        """The state back from ``dump``'s output."""
+
+
+def validate_options(spec: TitleSpec, given: dict[str, Any] | None, players: int) -> dict[str, Any]:
+    """Fill defaults and refuse unknown keys or bad values with a readable message."""
+    given = dict(given or {})
+    known = {o.key: o for o in spec.option_specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise IllegalAction(f"Unknown option(s) for {spec.name}: {', '.join(unknown)}.")
+    out: dict[str, Any] = {}
+    for key, o in known.items():
+        value = given.get(key, o.default)
+        if o.kind == "bool":
+            if not isinstance(value, bool):
+                raise IllegalAction(f"Option '{o.label}' must be true or false.")
+        elif o.kind == "choice":
+            values = [c[0] for c in o.choices]
+            if value not in values:
+                raise IllegalAction(f"Option '{o.label}' must be one of: {', '.join(values)}.")
+        out[key] = value
+    return out
+
+
+Checker = Callable[[State], None]

@@ -1,0 +1,102 @@
+"""A player's town: the 4×4 board of squares, shared by the rules and the scoring.
+
+A square is empty, holds one resource cube, or holds one building (a building card id or
+a monument id). Some buildings hold cubes on top (Warehouse, Bank, Factory; a Cottage
+under the Statue of the Bondmaker): those are ``stored`` and never count as the square's
+resource.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .content import ALL_CARDS, Resource
+
+SIZE = 4
+Cell = tuple[int, int]  # (row, column), 0-based, row 0 at the top
+
+CORNERS: frozenset[Cell] = frozenset({(0, 0), (0, 3), (3, 0), (3, 3)})
+CENTRE: frozenset[Cell] = frozenset({(1, 1), (1, 2), (2, 1), (2, 2)})
+
+
+def iter_cells() -> Iterator[Cell]:
+    for r in range(SIZE):
+        for c in range(SIZE):
+            yield (r, c)
+
+
+def neighbours(cell: Cell) -> list[Cell]:
+    """Orthogonally adjacent squares (the only meaning of "adjacent" in Tiny Towns)."""
+    r, c = cell
+    return [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE]
+
+
+def surrounding(cell: Cell) -> list[Cell]:
+    """The up to 8 squares around a square, diagonals included (Granary)."""
+    r, c = cell
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE]
+
+
+def cell_name(cell: Cell) -> str:
+    """Human name of a square: rows A–D top to bottom, columns 1–4 left to right."""
+    return f"{'ABCD'[cell[0]]}{cell[1] + 1}"
+
+
+@dataclass
+class Square:
+    resource: Resource | None = None
+    building: str | None = None
+    stored: list[Resource] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.resource is None and self.building is None
+
+
+@dataclass
+class Town:
+    squares: list[list[Square]] = field(
+        default_factory=lambda: [[Square() for _ in range(SIZE)] for _ in range(SIZE)]
+    )
+
+    def __getitem__(self, cell: Cell) -> Square:
+        return self.squares[cell[0]][cell[1]]
+
+    def empty_cells(self) -> list[Cell]:
+        return [cell for cell in iter_cells() if self[cell].is_empty]
+
+    def is_full(self) -> bool:
+        return not self.empty_cells()
+
+    def buildings(self) -> list[tuple[Cell, str]]:
+        """(cell, building id) for every building and monument, in reading order."""
+        return [(cell, self[cell].building) for cell in iter_cells() if self[cell].building]
+
+    def cells_of(self, building_id: str) -> list[Cell]:
+        return [cell for cell, b in self.buildings() if b == building_id]
+
+    def colour_at(self, cell: Cell) -> str | None:
+        """The building colour on a square ("monument" for a monument), or None."""
+        b = self[cell].building
+        return ALL_CARDS[b].colour if b else None
+
+    # --- JSON ---
+    def to_json(self) -> list[list[Any]]:
+        def sq(s: Square) -> Any:
+            if s.building:
+                return {"b": s.building, "on": list(s.stored)} if s.stored else {"b": s.building}
+            return s.resource
+
+        return [[sq(s) for s in row] for row in self.squares]
+
+    @classmethod
+    def from_json(cls, raw: list[list[Any]]) -> "Town":
+        def sq(x: Any) -> Square:
+            if isinstance(x, dict):
+                return Square(building=x["b"], stored=list(x.get("on", [])))
+            return Square(resource=x)
+
+        return cls([[sq(x) for x in row] for row in raw])

@@ -1,0 +1,19 @@
+"""Fan-out of game changes to websockets.
+
+One process (the SQLite default): ``local.Hub``. With PostgreSQL, every process listens
+for NOTIFY, so any number of server processes can share one database.
+"""
+
+from __future__ import annotations
+
+from app.settings import Settings
+
+from .local import Hub
+
+
+def make_hub(settings: Settings) -> Hub:
+    if settings.database_url.startswith("postgresql"):
+        from .postgres import PostgresHub
+
+        return PostgresHub(settings.database_url)
+    return Hub()

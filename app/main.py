@@ -1,0 +1,105 @@
+"""The FastAPI application: wiring only."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import games as api_games
+from app.api import ws as api_ws
+from app.hub import make_hub
+from app.settings import ROOT, Settings, get_settings
+from app.store.db import Database
+from app.store.migrate import upgrade
+from app.table.errors import TableError
+from app.table.service import Table
+from app.web import pages
+
+
+def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if migrate:
+            await asyncio.to_thread(upgrade, settings.database_url)
+        db = Database(settings.database_url)
+        hub = make_hub(settings)
+        await hub.start()
+        app.state.table = Table(db, hub)
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await db.dispose()
+
+    app = FastAPI(
+        title="Keydom",
+        summary="Play Tiny Towns, Keythedral, Key Harvest, Keyper and Key Flow with friends.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.include_router(api_games.router)
+    app.include_router(api_ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    _install_error_handlers(app)
+    _install_security_headers(app)
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        return pages.error_page(request, exc.status, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": describe_validation(exc)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "Request refused."
+        if exc.status_code == 404 and not request.url.path.startswith("/api/"):
+            return pages.error_page(request, 404, "There is no page here.")
+        return JSONResponse({"detail": message}, status_code=exc.status_code)
+
+
+def describe_validation(exc: RequestValidationError) -> str:
+    """One readable sentence from pydantic's list of problems."""
+    parts = []
+    for problem in exc.errors()[:3]:
+        where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
+        kind = problem.get("type", "")
+        if kind == "json_invalid":
+            parts.append("The request body is not valid JSON")
+        elif kind == "missing":
+            parts.append(f"'{where}' is required")
+        else:
+            parts.append(f"'{where}': {problem.get('msg', 'invalid value')}" if where else problem.get("msg", ""))
+    return "; ".join(parts) + "." if parts else "The request is not valid."
+
+
+def _install_security_headers(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")  # seat links carry tokens
+        if not request.url.path.startswith("/docs"):
+            response.headers.setdefault(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+            )
+        return response

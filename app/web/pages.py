@@ -1,0 +1,149 @@
+"""Server-rendered pages: home, new game, game (seat or spectator), claim, rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from app.api.deps import TableDep, TokenDep, base_url
+from app.games import LISTINGS, get_title, is_playable
+from app.settings import ROOT
+from app.table.errors import BadRequest, Forbidden, NotFound, TableError
+
+from .render import game_context
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=ROOT / "templates")
+
+
+def error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request, "error.html", {"status": status, "message": message}, status_code=status
+    )
+
+
+def _same_origin(request: Request) -> None:
+    """Refuse form posts that a browser sent from another site (CSRF)."""
+    origin = request.headers.get("origin")
+    if origin is None:  # not a browser, or a same-origin navigation that omits it
+        return
+    host = request.headers.get("host", "")
+    allowed = {f"http://{host}", f"https://{host}", request.app.state.settings.public_url}
+    if origin not in allowed:
+        raise Forbidden("This form was sent from another site, so it was refused.")
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> Response:
+    return templates.TemplateResponse(request, "home.html", {"listings": LISTINGS, "is_playable": is_playable})
+
+
+@router.get("/new/{title_id}", response_class=HTMLResponse)
+async def new_game_form(request: Request, title_id: str) -> Response:
+    if not is_playable(title_id):
+        raise NotFound("That title is not playable yet.")
+    spec = get_title(title_id).TITLE
+    return templates.TemplateResponse(request, "new_game.html", {"spec": spec, "form": {}, "error": None})
+
+
+@router.post("/new/{title_id}", response_class=HTMLResponse)
+async def create_from_form(request: Request, title_id: str, table: TableDep) -> Response:
+    _same_origin(request)
+    if not is_playable(title_id):
+        raise NotFound("That title is not playable yet.")
+    spec = get_title(title_id).TITLE
+    form = await request.form()
+    try:
+        players, options, seed = _read_new_game_form(spec, form)
+        created = await table.create_game(title_id, players, seed, options)
+    except BadRequest as refusal:
+        return templates.TemplateResponse(
+            request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message}, status_code=422
+        )
+    root = base_url(request)
+    links = [
+        {"seat": s.seat, "name": s.name, "url": f"{root}/g/{created.id}/seat/{s.token}"} for s in created.seats
+    ]
+    return templates.TemplateResponse(
+        request,
+        "created.html",
+        {"spec": spec, "game_id": created.id, "links": links, "spectator": f"{root}/g/{created.id}"},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _read_new_game_form(spec: Any, form: Any) -> tuple[list[str | None], dict[str, Any], int | None]:
+    try:
+        count = int(form.get("seats", ""))
+    except ValueError:
+        raise BadRequest("Choose how many players.") from None
+    if not spec.min_players <= count <= spec.max_players:
+        raise BadRequest(f"{spec.name} is for {spec.min_players}–{spec.max_players} players.")
+    players = [(form.get(f"name{i}") or "").strip() or None for i in range(count)]
+    options: dict[str, Any] = {}
+    for o in spec.option_specs:
+        if o.kind == "bool":
+            options[o.key] = form.get(o.key) == "on"
+        else:
+            options[o.key] = form.get(o.key, o.default)
+    seed_text = (form.get("seed") or "").strip()
+    if not seed_text:
+        return players, options, None
+    if not seed_text.isdigit():
+        raise BadRequest("The seed must be a whole number (or left empty).")
+    return players, options, int(seed_text)
+
+
+@router.get("/g/{game_id}", response_class=HTMLResponse)
+async def spectate(request: Request, game_id: str, table: TableDep) -> Response:
+    view = await table.view(await table.viewer(game_id, None))
+    return templates.TemplateResponse(request, "game.html", game_context(view, token=None))
+
+
+@router.get("/g/{game_id}/seat/{token}", response_class=HTMLResponse)
+async def play(request: Request, game_id: str, token: str, table: TableDep) -> Response:
+    view = await table.view(await table.viewer(game_id, token))
+    headers = {"Cache-Control": "no-store"}
+    me = view["seats"][view["seat"]]
+    if me["open"]:
+        return templates.TemplateResponse(
+            request, "claim.html", {"view": view, "token": token, "error": None}, headers=headers
+        )
+    return templates.TemplateResponse(request, "game.html", game_context(view, token=token), headers=headers)
+
+
+@router.post("/g/{game_id}/seat/{token}/claim")
+async def claim(request: Request, game_id: str, token: str, table: TableDep) -> Response:
+    _same_origin(request)
+    form = await request.form()
+    try:
+        await table.claim_seat(game_id, token, str(form.get("name", "")))
+    except BadRequest as refusal:
+        view = await table.view(await table.viewer(game_id, token))
+        return templates.TemplateResponse(
+            request, "claim.html", {"view": view, "token": token, "error": refusal.message}, status_code=422
+        )
+    return RedirectResponse(f"/g/{game_id}/seat/{token}", status_code=303)
+
+
+@router.get("/g/{game_id}/fragment", response_class=HTMLResponse)
+async def fragment(request: Request, game_id: str, table: TableDep, token: TokenDep) -> Response:
+    """The live part of the game page, re-rendered for a websocket update."""
+    view = await table.view(await table.viewer(game_id, token))
+    return templates.TemplateResponse(
+        request, "_game_body.html", game_context(view, token=token), headers={"Cache-Control": "no-store"}
+    )
+
+
+@router.get("/rules/{title_id}", response_class=HTMLResponse)
+async def rules(request: Request, title_id: str) -> Response:
+    if not is_playable(title_id):
+        raise NotFound("There are no rules here for that title yet.")
+    spec = get_title(title_id).TITLE
+    return templates.TemplateResponse(request, f"rules/{title_id}.html", {"spec": spec})
+
+
+__all__ = ["router", "error_page", "TableError"]

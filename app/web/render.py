@@ -1,0 +1,51 @@
+"""Turn a view dict into what the game templates need (no rules here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
+    """Options split by what they point at, so the board can make those things clickable."""
+    by_target: dict[str, dict[str, Any]] = {}
+    buttons: list[dict[str, Any]] = []
+    for option in view["options"]:
+        target = option.get("target")
+        if target and target not in by_target:
+            by_target[target] = option
+        else:
+            buttons.append(option)
+    names = {s["seat"]: s["name"] for s in view["seats"]}
+    return {
+        "view": view,
+        "public": view["public"],
+        "private": view["private"],
+        "me": view["seat"],
+        "token": token,
+        "names": names,
+        "by_target": by_target,
+        "buttons": buttons,
+        "status_line": status_line(view, names),
+        "title_partial": f"titles/_{view['title']}.html",
+    }
+
+
+def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
+    if view["result"]:
+        winners = [names[w] for w in view["result"]["winners"]]
+        if len(winners) == 1:
+            return f"Game over — {winners[0]} wins!"
+        return "Game over — shared victory: " + ", ".join(winners) + "."
+    waiting = [s for s in view["to_act"]]
+    if view["seat"] in waiting:
+        others = [names[s] for s in waiting if s != view["seat"]]
+        return "Your move." + (f" Also waiting for {_and(others)}." if others else "")
+    if waiting:
+        return f"Waiting for {_and([names[s] for s in waiting])}."
+    return "Waiting…"
+
+
+def _and(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

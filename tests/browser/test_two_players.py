@@ -1,0 +1,98 @@
+"""Two players in two browser contexts play Tiny Towns rounds against each other."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def create_game(base: str, **options) -> dict:
+    body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 21,
+            "options": {"monuments": False, "buildings": "first_game", **options}}
+    response = httpx.post(f"{base}/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def version(page) -> int:
+    return int(page.locator("#game").get_attribute("data-version"))
+
+
+def clickable(page):
+    """Highlighted board choices and prompt buttons, preferring progress over cancel."""
+    items = page.locator("#game-body [data-option]")
+    ids = [items.nth(i).get_attribute("data-option") for i in range(items.count())]
+    ranked = sorted(range(len(ids)), key=lambda i: (ids[i] == "cancel", not ids[i].startswith(("place", "name", "keep"))))
+    return [(items.nth(i), ids[i]) for i in ranked]
+
+
+def test_two_players_play_rounds_live(live_server, browser):
+    game = create_game(live_server.url)
+    ann_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)  # a phone
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    ann.goto(game["seats"][0]["url"])
+    bob.goto(game["seats"][1]["url"])
+    for page in (ann, bob):
+        page.wait_for_function("window.keydom !== undefined")
+    assert "You are" in ann.locator(".status-line").inner_text()
+    assert "Ann" in ann.locator(".status-line").inner_text()
+    assert "Bob" in bob.locator(".status-line").inner_text()
+
+    placed = 0
+    for step in range(40):
+        acted = False
+        for me, other in ((ann, bob), (bob, ann)):
+            choices = clickable(me)
+            if not choices:
+                continue
+            element, option = choices[0]
+            before = version(other)
+            element.click()
+            # The other player's page follows without a reload (websocket).
+            other.wait_for_function(f"Number(document.getElementById('game').dataset.version) > {before}", timeout=10000)
+            placed += option.startswith("place:")
+            acted = True
+            break
+        assert acted, "nobody had anything to click"
+        if placed >= 6:
+            break
+    assert placed >= 6, "both players should have placed cubes over several rounds"
+    # Cubes are drawn on the towns: at least three cubes or buildings in each town.
+    for page in (ann, bob):
+        town = page.locator(".town.mine .square:not(.empty)")
+        assert town.count() >= 3
+        assert re.search(r"Round \d", page.locator(".tt-round").inner_text())
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / "tiny-towns-ann.png"), full_page=True)
+    bob.screenshot(path=str(ARTIFACTS / "tiny-towns-bob-phone.png"), full_page=True)
+    ann_ctx.close()
+    bob_ctx.close()
+
+
+def test_a_players_monument_is_not_in_the_other_players_page(live_server, browser):
+    game = create_game(live_server.url, monuments=True)
+    ann_view = httpx.get(f"{live_server.url}/api/games/{game['id']}",
+                         headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
+    offered = [o for o in ann_view["options"] if o["id"].startswith("keep:")]
+    assert len(offered) == 2
+    ctx = browser.new_context()
+    bob = ctx.new_page()
+    bob.goto(game["seats"][1]["url"])
+    html = bob.content()
+    from app.games.tiny_towns.content import MONUMENTS
+
+    for o in offered:
+        monument = MONUMENTS[o["id"].split(":", 1)[1]]
+        assert monument.name not in html, f"Bob's page shows Ann's secret monument {monument.name}"
+    # ...while Ann's own page does show them.
+    ann_page = ctx.new_page()
+    ann_page.goto(game["seats"][0]["url"])
+    assert all(MONUMENTS[o["id"].split(":", 1)[1]].name in ann_page.content() for o in offered)
+    ctx.close()
