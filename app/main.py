@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import games as api_games
 from app.api import ws as api_ws
+from app.api.ratelimit import RateLimiter
 from app.hub import make_hub
 from app.settings import ROOT, Settings, get_settings
 from app.store.db import Database
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.create_limiter = RateLimiter(settings.create_per_minute, settings.create_burst)
     app.include_router(api_games.router)
     app.include_router(api_ws.router)
     app.include_router(pages.router)

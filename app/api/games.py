@@ -11,6 +11,7 @@ from app.games import titles_json
 from app.table.errors import Unauthorized
 
 from .deps import TableDep, TokenDep, base_url
+from .ratelimit import check_create_rate
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -57,6 +58,7 @@ async def list_titles() -> list[dict[str, Any]]:
 
 @router.post("/games", status_code=201, response_model=CreatedOut)
 async def create_game(body: NewGame, table: TableDep, request: Request) -> CreatedOut:
+    check_create_rate(request)
     created = await table.create_game(body.title, body.players, body.seed, body.options)
     root = base_url(request)
     return CreatedOut(

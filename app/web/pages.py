@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app.api.deps import TableDep, TokenDep, base_url
+from app.api.ratelimit import check_create_rate
 from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
 from app.table.errors import BadRequest, Forbidden, NotFound, TableError
@@ -55,6 +56,7 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
     if not is_playable(title_id):
         raise NotFound("That title is not playable yet.")
     spec = get_title(title_id).TITLE
+    check_create_rate(request)
     form = await request.form()
     try:
         players, options, seed = _read_new_game_form(spec, form)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games import get_title
+
 
 def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
     """Options split by what they point at, so the board can make those things clickable."""
@@ -27,6 +29,7 @@ def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
         "buttons": buttons,
         "status_line": status_line(view, names),
         "title_partial": f"titles/_{view['title']}.html",
+        "title_name": get_title(view["title"]).TITLE.name,
     }
 
 
