@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
 from alembic import command
 from alembic.config import Config
 
@@ -16,8 +20,19 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(url), revision)
+    _outside_event_loop(command.upgrade, alembic_config(url), revision)
 
 
 def downgrade(url: str, revision: str) -> None:
-    command.downgrade(alembic_config(url), revision)
+    _outside_event_loop(command.downgrade, alembic_config(url), revision)
+
+
+def _outside_event_loop(fn: Callable[..., None], *args: object) -> None:
+    """env.py runs its own event loop, which cannot nest inside a running one."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        fn(*args)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(fn, *args).result()

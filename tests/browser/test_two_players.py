@@ -34,8 +34,8 @@ def clickable(page):
 
 def test_two_players_play_rounds_live(live_server, browser):
     game = create_game(live_server.url)
-    ann_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)  # a phone
+    ann_ctx = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)  # lets the test evaluate JS
+    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True)  # a phone
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
     ann.goto(game["seats"][0]["url"])
     bob.goto(game["seats"][1]["url"])
