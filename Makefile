@@ -20,7 +20,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/rules_playouts.py
-	$(PY) bench/api_latency.py
+	$(PY) bench/load.py --games 50 --seats 4 --rate 200 --duration 10
 
 clean:
 	rm -rf $(VENV) keydom.db keydom.db-wal keydom.db-shm

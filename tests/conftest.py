@@ -82,11 +82,12 @@ def free_port() -> int:
 class LiveServer:
     """A real uvicorn on loopback, in a thread of this test process."""
 
-    def __init__(self, database_url: str) -> None:
-        self.port = free_port()
+    def __init__(self, database_url: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(Settings(database_url=database_url), migrate=False)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False,
+                                timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -10,14 +10,14 @@ from app.table.errors import Unauthorized
 from app.table.service import Table
 
 
-def get_table(request: Request) -> Table:
+async def get_table(request: Request) -> Table:  # async: no thread hop per request
     return request.app.state.table
 
 
 TableDep = Annotated[Table, Depends(get_table)]
 
 
-def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
     """The seat token from ``Authorization: Bearer <token>``, or None for a spectator."""
     if authorization is None:
         return None

@@ -50,15 +50,20 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                     if since < sent:
                         sent = await _send_view(websocket, table, viewer, -1)
                     continue
-                sent = await _send_view(websocket, table, viewer, sent, force=waiter.result() < 0)
+                notice = waiter.result()
+                if notice < 0:  # seats changed (a name was claimed) or the hub reconnected
+                    sent = await _send_view(websocket, table, viewer, sent, force=True)
+                elif notice > sent:
+                    sent = await _send_view(websocket, table, viewer, sent, known_version=notice)
         except (WebSocketDisconnect, RuntimeError):
             return
         finally:
             listener.cancel()
 
 
-async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: int, force: bool = False) -> int:
-    view = await table.view(viewer)
+async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: int, force: bool = False,
+                     known_version: int | None = None) -> int:
+    view = await table.view(viewer, known_version)
     if view["version"] > sent or force:
         await websocket.send_json(view)
     return max(sent, view["version"])

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from app.games import UnknownTitle, get_title
 from app.games.protocol import IllegalAction, State, Title, validate_options
@@ -51,29 +51,45 @@ class Viewer:
     seat: int | None
 
 
-class StateCache:
-    """Recently used game states by (game, version), so a view needs no JSON parsing.
+@dataclass
+class Snapshot:
+    """A game at one version, as this process last saw it."""
 
-    Safe with several processes: a cached entry is used only when its version matches
-    the version read from the database.
+    game_id: str
+    title: str
+    version: int
+    status: str
+    state: State
+
+
+class StateCache:
+    """Recently used games by id, so a view needs neither SQL nor JSON parsing.
+
+    Safe with several processes: an entry is used only when it is at least as new as the
+    version the caller knows about (from the database, or from a change notice).
     """
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = 2048) -> None:
         self.size = size
-        self._items: OrderedDict[str, tuple[int, State]] = OrderedDict()
+        self._items: OrderedDict[str, Snapshot] = OrderedDict()
+        self.names: dict[str, list[str | None]] = {}
 
-    def get(self, game_id: str, version: int) -> State | None:
+    def get(self, game_id: str, at_least: int) -> Snapshot | None:
         item = self._items.get(game_id)
-        if item and item[0] == version:
+        if item and item.version >= at_least:
             self._items.move_to_end(game_id)
-            return item[1]
+            return item
         return None
 
-    def put(self, game_id: str, version: int, state: State) -> None:
-        self._items[game_id] = (version, state)
-        self._items.move_to_end(game_id)
+    def put(self, snap: Snapshot) -> None:
+        current = self._items.get(snap.game_id)
+        if current and current.version > snap.version:
+            return
+        self._items[snap.game_id] = snap
+        self._items.move_to_end(snap.game_id)
         while len(self._items) > self.size:
-            self._items.popitem(last=False)
+            gone, _ = self._items.popitem(last=False)
+            self.names.pop(gone, None)
 
 
 class Table:
@@ -81,6 +97,7 @@ class Table:
         self.db = db
         self.hub = hub
         self.cache = StateCache()
+        self._seats_by_hash: dict[str, tuple[str, int]] = {}
 
     # --- Creating a game ---
     async def create_game(
@@ -119,7 +136,8 @@ class Table:
                 Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token))
                 for link in links
             )
-        self.cache.put(game_id, 0, state)
+        self.cache.put(Snapshot(game_id, spec.id, 0, "active", state))
+        self.cache.names[game_id] = list(names)
         return CreatedGame(game_id, spec.id, links)
 
     async def claim_seat(self, game_id: str, token: str, name: str) -> None:
@@ -132,6 +150,7 @@ class Table:
             if seat.name:
                 raise Forbidden(f"This seat is already taken by {seat.name}.")
             seat.name = cleaned
+            self.cache.names.pop(game_id, None)
             await self.hub.notify_in_transaction(session, game_id, -1)
         await self.hub.publish(game_id, -1)
 
@@ -141,14 +160,27 @@ class Table:
 
     # --- Who is asking ---
     async def viewer(self, game_id: str, token: str | None) -> Viewer:
-        """No token: a spectator. A token that is not a seat of this game: refused."""
+        """No token: a spectator. A token that is not a seat of this game: refused.
+
+        A seat's token never changes, so a token checked once is remembered (by its hash).
+        """
+        if token:
+            known = self._seats_by_hash.get(token_hash(token))
+            if known is not None and known[0] == game_id:
+                return Viewer(game_id, known[1])
         async with self.db.read() as session:
             if await session.get(Game, game_id) is None:
                 raise NotFound("There is no game with that id.")
             if not token:
                 return Viewer(game_id, None)
             seat = await self._seat_for_token(session, game_id, token)
+            self._remember_seat(seat.token_hash, game_id, seat.seat)
             return Viewer(game_id, seat.seat)
+
+    def _remember_seat(self, digest: str, game_id: str, seat: int) -> None:
+        if len(self._seats_by_hash) > 100_000:
+            self._seats_by_hash.clear()
+        self._seats_by_hash[digest] = (game_id, seat)
 
     async def _seat_for_token(self, session, game_id: str, token: str) -> Seat:  # type: ignore[no-untyped-def]
         digest = token_hash(token)
@@ -160,36 +192,63 @@ class Table:
         return seat
 
     # --- Looking at a game ---
-    async def view(self, viewer: Viewer) -> dict[str, Any]:
+    async def view(self, viewer: Viewer, known_version: int | None = None) -> dict[str, Any]:
+        """The viewer's view. With ``known_version`` (from a change notice) a cached game
+        at least that new is used without touching the database."""
+        snap = self.cache.get(viewer.game_id, known_version) if known_version is not None else None
+        names = self.cache.names.get(viewer.game_id)
+        if snap is None or names is None:
+            snap, names = await self._load(viewer.game_id)
+        return build_view(get_title(snap.title), snap, viewer.seat, names)
+
+    async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
         async with self.db.read() as session:
-            game = await session.get(Game, viewer.game_id)
+            game = await session.get(Game, game_id)
             if game is None:
                 raise NotFound("There is no game with that id.")
-            seats = (await session.execute(
-                select(Seat.seat, Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
-            )).all()
-        state = self._state(game)
-        return build_view(get_title(game.title), game, state, viewer.seat, [n for _, n in seats])
+            names = list((await session.execute(
+                select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
+            )).scalars().all())
+        self.cache.names[game_id] = names
+        return self._snapshot(game), names
 
-    def _state(self, game: Game) -> State:
-        state = self.cache.get(game.id, game.version)
-        if state is None:
+    async def _game_for_update(self, session, game_id: str) -> Game:  # type: ignore[no-untyped-def]
+        """The game row inside the action's transaction; the snapshot column is read only
+        when this process has no cached state at that version."""
+        row = (await session.execute(
+            select(Game.id, Game.title, Game.version, Game.status).where(Game.id == game_id).with_for_update()
+        )).one_or_none()
+        if row is None:
+            raise NotFound("There is no game with that id.")
+        game = Game(id=row.id, title=row.title, version=row.version, status=row.status)
+        cached = self.cache.get(game_id, row.version)
+        if cached is None or cached.version != row.version:
+            game.snapshot = (await session.execute(
+                select(Game.snapshot).where(Game.id == game_id)
+            )).scalar_one()
+        return game
+
+    def _snapshot(self, game: Game) -> Snapshot:
+        snap = self.cache.get(game.id, game.version)
+        if snap is None or snap.version != game.version:
             state = get_title(game.title).load(json.loads(game.snapshot))
-            self.cache.put(game.id, game.version, state)
-        return state
+            snap = Snapshot(game.id, game.title, game.version, game.status, state)
+            self.cache.put(snap)
+        return snap
 
     # --- Taking an action ---
     async def act(self, viewer: Viewer, option_id: str, version: int) -> dict[str, Any]:
         if viewer.seat is None:
             raise Unauthorized("Spectators cannot act: open your own seat's link to play.")
         async with self.db.write() as session:
-            game = await session.get(Game, viewer.game_id, with_for_update=True)
-            if game is None:
-                raise NotFound("There is no game with that id.")
-            name = (await session.execute(
-                select(Seat.name).where(Seat.game_id == game.id, Seat.seat == viewer.seat)
-            )).scalar_one()
-            if name is None:
+            game = await self._game_for_update(session, viewer.game_id)
+            names = self.cache.names.get(game.id)
+            if names is None or names[viewer.seat] is None:  # maybe claimed in another process
+                names = list((await session.execute(
+                    select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
+                )).scalars().all())
+                self.cache.names[game.id] = names
+            if names[viewer.seat] is None:
                 raise Forbidden("Take this seat first: type your name on your invite page.")
             if version != game.version:
                 raise StaleVersion(
@@ -197,7 +256,7 @@ class Table:
                     f"{game.version}). Your page will refresh; choose again."
                 )
             title = get_title(game.title)
-            state = self._state(game)
+            state = self._snapshot(game).state
             offered = {o.id for o in title.options(state, viewer.seat)}
             if option_id not in offered:
                 raise NotOffered(_not_offered_message(option_id, offered))
@@ -215,19 +274,18 @@ class Table:
                     status="finished" if finished else "active",
                     updated_at=utcnow(),
                 )
+                .execution_options(synchronize_session=False)
             )
             if changed.rowcount != 1:  # another process won the race
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            session.add(Action(game_id=game.id, seq=version + 1, seat=viewer.seat, option=option_id))
+            await session.execute(insert(Action).values(
+                game_id=game.id, seq=version + 1, seat=viewer.seat, option=option_id, created_at=utcnow()
+            ))
             await self.hub.notify_in_transaction(session, game.id, version + 1)
-            seats = (await session.execute(
-                select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
-            )).scalars().all()
-        game.version = version + 1
-        game.status = "finished" if finished else "active"
-        self.cache.put(game.id, game.version, new_state)
-        await self.hub.publish(game.id, game.version)
-        return build_view(title, game, new_state, viewer.seat, list(seats))
+        snap = Snapshot(game.id, game.title, version + 1, "finished" if finished else "active", new_state)
+        self.cache.put(snap)
+        await self.hub.publish(game.id, snap.version)
+        return build_view(title, snap, viewer.seat, names)
 
     # --- Replays and checks ---
     async def action_log(self, game_id: str) -> list[tuple[int, str]]:
@@ -250,18 +308,17 @@ class Table:
         return title.dump(state) == json.loads(game.snapshot)
 
 
-def build_view(
-    title: Title, game: Game, state: State, seat: int | None, names: list[str | None]
-) -> dict[str, Any]:
+def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str | None]) -> dict[str, Any]:
     """The one dict every client gets: the API body, the websocket frame, the page's input."""
+    state = snap.state
     seen = title.view(state, seat)
     result = title.result(state)
     display = seat_names(names)
     return {
-        "id": game.id,
-        "title": game.title,
-        "status": game.status,
-        "version": game.version,
+        "id": snap.game_id,
+        "title": snap.title,
+        "status": snap.status,
+        "version": snap.version,
         "seat": seat,
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
         "to_act": sorted(title.to_act(state)),
