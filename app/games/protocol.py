@@ -125,6 +125,7 @@ class TitleSpec:
                     "default": o.default,
                     "choices": [list(c) for c in o.choices],
                     "help": o.help,
+                    "players": list(o.players) if o.players else None,
                 }
                 for o in self.option_specs
             ],
@@ -184,6 +185,9 @@ def validate_options(spec: TitleSpec, given: dict[str, Any] | None, players: int
             values = [c[0] for c in o.choices]
             if value not in values:
                 raise IllegalAction(f"Option '{o.label}' must be one of: {', '.join(values)}.")
+        if o.players and value != o.default and not o.players[0] <= players <= o.players[1]:
+            low, high = o.players
+            raise IllegalAction(f"Option '{o.label}' is for {low}–{high} players.")
         out[key] = value
     return out
 

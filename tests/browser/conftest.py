@@ -13,7 +13,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not session: sync Playwright keeps a loop running
 def browser() -> Iterator[object]:
     if not os.path.exists(CHROMIUM):
         if os.environ.get("KEYDOM_REQUIRE_BROWSER"):

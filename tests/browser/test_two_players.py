@@ -53,10 +53,14 @@ def test_two_players_play_rounds_live(live_server, browser):
             if not choices:
                 continue
             element, option = choices[0]
-            before = version(other)
+            before = version(me)
+            assert version(other) == before
             element.click()
-            # The other player's page follows without a reload (websocket).
-            other.wait_for_function(f"Number(document.getElementById('game').dataset.version) > {before}", timeout=10000)
+            # Both pages move on; the other player's without a reload (websocket).
+            for page in (me, other):
+                page.wait_for_function(
+                    f"Number(document.getElementById('game').dataset.version) > {before}"
+                    " && !document.getElementById('game-body').classList.contains('busy')", timeout=15000)
             placed += option.startswith("place:")
             acted = True
             break

@@ -26,6 +26,12 @@ from ..procs import ServerProcess
 ATTEMPTS = int(os.environ.get("KEYDOM_RACE_ATTEMPTS", "600"))
 
 
+def run_async(coro) -> object:
+    """asyncio.run in a fresh thread, so it works whatever loop this thread has."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def create(base: str, players: int = 2, seed: int = 1) -> dict:
     body = {"title": "tiny-towns", "players": [f"P{i}" for i in range(players)], "seed": seed,
             "options": {"monuments": True}}
@@ -91,7 +97,7 @@ def kill_while_playing(database_url: str, rounds: int, seed: int) -> tuple[list[
     games = [create(server.url, players=3, seed=i) for i in range(4)]
     try:
         for _ in range(rounds):
-            stop = asyncio.run(_play_until_killed(server, games, rng, acknowledged))
+            stop = run_async(_play_until_killed(server, games, rng, acknowledged))
             assert stop
             server = ServerProcess(database_url, port=server.port).start()
     finally:
@@ -144,11 +150,11 @@ async def _check_log(database_url: str, acknowledged: list[tuple[str, int]], gam
 def test_sigkill_loses_no_acknowledged_action_sqlite(sqlite_url):
     acknowledged, game_ids = kill_while_playing(sqlite_url, rounds=4, seed=2)
     assert len(acknowledged) > 20, "the bots should have played a while between kills"
-    asyncio.run(_check_log(sqlite_url, acknowledged, game_ids))
+    run_async(_check_log(sqlite_url, acknowledged, game_ids))
 
 
 @pytest.mark.postgres
 def test_sigkill_loses_no_acknowledged_action_postgresql(pg_url):
     acknowledged, game_ids = kill_while_playing(pg_url, rounds=3, seed=3)
     assert len(acknowledged) > 20
-    asyncio.run(_check_log(pg_url, acknowledged, game_ids))
+    run_async(_check_log(pg_url, acknowledged, game_ids))

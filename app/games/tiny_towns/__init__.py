@@ -1,0 +1,72 @@
+"""Tiny Towns (Peter McPherson, AEG 2019): build the best town on a 4×4 board.
+
+Title metadata and the protocol functions; the rules live in ``rules.py`` and the
+per-seat view in ``view.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.protocol import JSON, Option, OptionSpec, Result, Seat, TitleSpec, validate_options
+
+from . import rules
+from .rules import Game
+from .view import view as _view
+
+TITLE = TitleSpec(
+    id="tiny-towns",
+    name="Tiny Towns",
+    min_players=1,
+    max_players=6,
+    blurb=("Woodland mayors fill a 4×4 town with resources the Master Builder names, "
+           "then turn patterns of cubes into cottages, farms, taverns and monuments."),
+    option_specs=(
+        OptionSpec("monuments", "Play with monuments", "bool", True,
+                   help="Each player keeps one of two secret monuments only they may build."),
+        OptionSpec("buildings", "Building cards", "choice", "random",
+                   choices=(("random", "One random card from each pile"),
+                            ("first_game", "First game: Cottage, Farm, Well, Chapel, Tavern, "
+                                           "Theater, Factory")),
+                   help="The Cottage is always in play."),
+        OptionSpec("cavern", "Cavern rule", "bool", False,
+                   help="Up to twice a game, set aside a resource another player named "
+                        "and place it later on an empty square."),
+        OptionSpec("town_hall", "Town Hall variant", "bool", False,
+                   help="Resources come from a deck of cards: card, card, then a free choice.",
+                   players=(2, 6)),
+    ),
+)
+
+
+def setup(players: int, options: dict[str, Any] | None, seed: int) -> Game:
+    """A fresh game; one player plays the solo rules."""
+    return rules.setup(players, validate_options(TITLE, options, players), seed)
+
+
+def to_act(state: Game) -> frozenset[Seat]:
+    return rules.to_act(state)
+
+
+def options(state: Game, seat: Seat) -> list[Option]:
+    return rules.options(state, seat)
+
+
+def apply(state: Game, seat: Seat, option_id: str) -> Game:
+    return rules.apply(state, seat, option_id)
+
+
+def view(state: Game, seat: Seat | None) -> dict[str, Any]:
+    return _view(state, seat)
+
+
+def result(state: Game) -> Result | None:
+    return rules.result(state)
+
+
+def dump(state: Game) -> JSON:
+    return rules.dump(state)
+
+
+def load(raw: JSON) -> Game:
+    return rules.load(raw)

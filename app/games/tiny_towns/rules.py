@@ -1,0 +1,1062 @@
+"""Tiny Towns rules: the game flow, in the order of the rulebook's headings.
+
+A game is a pure function of (options, seed, choices). ``Game`` holds everything, is
+copied before every change, and turns into plain JSON with ``dump``/``load``. Every
+decision is one of the options listed by ``options``; a construction is a short sequence
+of them (building, then its squares one by one, then the square it stands on).
+
+Players are named "Player 1".. in the log (the table knows their real names). Seat
+``s + 1`` is on the left of seat ``s``: the hammer passes to the next seat index, and
+"the player on your right" (Feast Hall) is the previous seat index.
+
+Decisions on points the rulebook leaves open (each is stated again where it is coded):
+
+- Placement specials (Factory, Warehouse, Statue of the Bondmaker, Cavern) trigger only
+  when another player named the resource: never for the Master Builder's own naming or a
+  Town Hall free-choice round; always on Town Hall card rounds and solo card picks.
+- A Factory swap places the other resource on the board (not on a Warehouse or Cottage).
+  Warehouse storing fills the first Warehouse with room in reading order; a swap takes the
+  cube from the first Warehouse holding it. Swapping a cube for one of its own kind is not
+  offered (it changes nothing).
+- The Statue of the Bondmaker works on Cottage buildings, not on Barrett Castle.
+- Cavern cubes (at most 2 per game) may be put on any empty square during any later
+  construction step, starting with the construction step of the round they were set
+  aside in. They score nothing.
+- "A building's effects take effect after all players have built that round": a Trading
+  Post is wild and the Obelisk lets you place anywhere only from the round after they were
+  built; Opaleye's Watch takes buildings from the round after it was built. Effects printed
+  as "when built" (Bank and Factory cubes, Architect's Guild, Grove University, Opaleye's
+  Watch's cards, Shrine value) resolve at once, before the player does anything else.
+- A Bank takes a resource not already on another black building of that town (Factory,
+  Warehouse and Bank cubes alike); with none left it takes no cube. As Master Builder (and
+  in Town Hall free rounds) a player may not name a resource lying on one of their own
+  Banks, unless that forbids all five.
+- Architect's Guild replaces buildings (not monuments) with another building type of this
+  game; cubes stored on a replaced building go back to the supply; a new Bank or Factory
+  takes its cube as usual. Grove University places any building card of this game.
+- Opaleye's Watch: exactly 3 different building types of this game, then "watch-done"
+  to confirm. Its neighbours are the seats
+  on either side, whether or not their towns are complete. Only constructions (not Grove,
+  Guild or Watch placements) trigger it; each type on the card moves once. With no empty
+  square, the building stays on the card.
+- Buildings placed by Grove University, the Guild or the Watch do not count as
+  constructed for other players' Watches.
+- A town is complete when, at the end of a round's construction, it has no empty square.
+  Players completing in the same round share the place; the next place counts everyone
+  before (1, 1, 3). A complete player never acts again.
+- The hammer passes to the next seat still playing that has not built Fort Ironweed,
+  coming back to the current Master Builder if every other remaining player has built it;
+  if all remaining players have, it goes to the next one (and the last player always
+  names). Every naming counts as a turn as Master Builder (tiebreak), the last player's
+  too.
+- In a construction step a player is asked only if they can build something or hold a
+  Cavern cube and have an empty square; after each building, a player with nothing more
+  to do is done without saying so. A layout is picked one square at a time; "cancel"
+  drops the whole construction in progress.
+- Town Hall: nobody needs to act as the Mayor: the rules turn the cards over. Rounds
+  cycle card, card, free choice (choose a resource in secret, then place it). Each card goes to the discard pile
+  after its round; when a card is needed and the deck is empty, the discards are shuffled
+  into a new deck and its top 5 set aside face down again.
+- Solo: the chosen card goes to the bottom of the deck and the top card replaces it in
+  the same slot.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, winners_by_score
+from app.games.rng import Rng
+
+from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
+                      RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
+from .scoring import TownScore, score_town, shrine_points
+from .town import SIZE, Cell, Town, cell_name
+
+Seat = int
+Layout = tuple[tuple[Cell, Resource], ...]  # the squares of one way to lay out a card
+
+# Phases of a round (and the monument choice before the first one).
+KEEP = "keep"        # every player keeps one of two monuments
+NAME = "name"        # the Master Builder names a resource
+PICK = "pick"        # solo: the player picks one of three resource cards
+PLACE = "place"      # everyone places the resource, in secret until all have chosen
+BUILD = "build"      # everyone constructs, as many buildings as they like
+WATCH = "watch"      # Opaleye's Watch owners move buildings taken from the card
+OVER = "over"
+
+STEP_NAMES = {
+    KEEP: "Choose a monument",
+    NAME: "Name a resource",
+    PICK: "Pick a resource card",
+    PLACE: "Place the resource",
+    BUILD: "Construct buildings",
+    WATCH: "Opaleye's Watch",
+    OVER: "Game over",
+}
+
+WAREHOUSE_ROOM = 3
+CAVERN_LIMIT = 2
+WATCH_CARDS = 3
+TOWN_HALL_SET_ASIDE = 5
+SOLO_REVEALED = 3
+BLACK_BUILDINGS = frozenset(card_id for card_id, card in BUILDINGS.items() if card.colour == "black")
+
+
+@dataclass
+class Player:
+    """One seat: the town and everything the rules remember about that player."""
+
+    seat: Seat
+    town: Town = field(default_factory=Town)
+    dealt: list[str] = field(default_factory=list)  # two monuments to choose from (secret)
+    monument: str | None = None  # the kept monument (secret until built)
+    monument_round: int | None = None  # round the monument was built, None before
+    complete: bool = False
+    place: int | None = None  # completion place, ties share
+    master_builder_turns: int = 0
+    cavern: list[Resource] = field(default_factory=list)  # cubes set aside, not yet placed
+    caverns_used: int = 0
+    watch: list[str] = field(default_factory=list)  # building types on Opaleye's Watch
+    shrine_value: int | None = None
+    placing: dict[str, Any] | None = None  # this round's placement being chosen (secret)
+    pending: dict[str, Any] | None = None  # the placement chosen, until all have chosen
+    construction: dict[str, Any] | None = None  # {"card", "picked": [[r, c], ...]}
+    effects: list[dict[str, Any]] = field(default_factory=list)  # "when built" choices due
+    done: bool = True  # nothing more to do in this construction step
+    fresh: list[list[int]] = field(default_factory=list)  # squares built on this round
+    built_types: list[str] = field(default_factory=list)  # constructed this round (Watch)
+
+
+@dataclass
+class Game:
+    players: list[Player]
+    options: dict[str, Any]
+    cards: list[str]  # the 7 building cards in play, Cottage first
+    rng: int
+    phase: str = KEEP
+    round: int = 0
+    master_builder: Seat | None = None
+    resource: Resource | None = None  # this round's resource, once public
+    source: str | None = None  # how it came: "named", "card" (Town Hall), "free", "solo"
+    deck: list[Resource] = field(default_factory=list)  # resource cards (secret order)
+    discard: list[Resource] = field(default_factory=list)  # Town Hall discards
+    revealed: list[Resource] = field(default_factory=list)  # solo: the three face-up cards
+    completed: int = 0  # towns complete so far
+    log: list[str] = field(default_factory=list)
+
+
+# --- Small words ---
+
+def player_name(seat: Seat) -> str:
+    """A seat in the log; the table writes the player's name in its place."""
+    return "{seat%d}" % seat
+
+
+def card_name(card_id: str) -> str:
+    return ALL_CARDS[card_id].name
+
+
+def a_card(card_id: str) -> str:
+    """A building with its article; monuments by their own name.
+
+    >>> a_card("farm"), a_card("inn"), a_card("starloom")
+    ('a Farm', 'an Inn', 'The Starloom')
+    """
+    name = card_name(card_id)
+    if card_id in MONUMENTS:
+        return name
+    return ("an " if name[0] in "AEIOU" else "a ") + name
+
+
+def cell_id(cell: Cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def parse_cell(text: str) -> Cell:
+    r, c = text.split(",")
+    return (int(r), int(c))
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th...
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 21)]
+    ['1st', '2nd', '3rd', '4th', '11th', '21st']
+    """
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def is_solo(g: Game) -> bool:
+    return len(g.players) == 1
+
+
+def is_town_hall(g: Game) -> bool:
+    return bool(g.options.get("town_hall"))
+
+
+def remaining(g: Game) -> list[Player]:
+    """Players whose town is not complete yet, in seat order."""
+    return [p for p in g.players if not p.complete]
+
+
+def has_built(p: Player, monument: str) -> bool:
+    return p.monument == monument and p.monument_round is not None
+
+
+def has_settled(g: Game, p: Player, monument: str) -> bool:
+    """Built in an earlier round: its lasting effect applies now."""
+    return has_built(p, monument) and p.monument_round < g.round  # type: ignore[operator]
+
+
+def shuffle(g: Game, items: list[Any]) -> None:
+    rng = Rng(g.rng)
+    rng.shuffle(items)
+    g.rng = rng.state
+
+
+def draw_one(g: Game, items: list[Any]) -> Any:
+    rng = Rng(g.rng)
+    item = rng.choice(items)
+    g.rng = rng.state
+    return item
+
+
+# --- Setup ---
+
+def setup(players: int, options: dict[str, Any], seed: int) -> Game:
+    """A fresh game: building cards in play, monuments dealt, first Master Builder seat 0.
+
+    ``options`` are already validated (monuments, buildings, cavern, town_hall).
+    """
+    if not 1 <= players <= 6:
+        raise IllegalAction("Tiny Towns is for 1 to 6 players.")
+    if options.get("town_hall") and players == 1:
+        raise IllegalAction("The Town Hall variant needs at least 2 players "
+                            "(solo play already uses the resource cards).")
+    g = Game(players=[Player(s) for s in range(players)], options=dict(options), cards=[],
+             rng=Rng(seed).state)
+    g.cards = choose_buildings(g)
+    g.log.append(f"A game of Tiny Towns for {players} player{'s' if players > 1 else ''}. "
+                 f"Buildings: {', '.join(card_name(c) for c in g.cards)}.")
+    if is_solo(g) or is_town_hall(g):
+        g.deck = list(RESOURCE_CARDS)
+        shuffle(g, g.deck)
+    if is_town_hall(g):
+        set_aside_five(g)
+    elif is_solo(g):
+        g.revealed = [g.deck.pop(0) for _ in range(SOLO_REVEALED)]
+    else:
+        g.master_builder = 0
+        g.log.append(f"{player_name(0)} holds the Master Builder's hammer.")
+    if g.options.get("monuments"):
+        deal_monuments(g)
+    else:
+        start_round(g)
+    return g
+
+
+def choose_buildings(g: Game) -> list[str]:
+    """The Cottage plus one random card from each of the six piles (or the first-game set).
+
+    Solo play removes the Bank and the Inn before drawing.
+    """
+    if g.options.get("buildings") == "first_game":
+        return list(FIRST_GAME)
+    cards = ["cottage"]
+    for pile in PILES.values():
+        allowed = [c for c in pile if not (is_solo(g) and c in SOLO_REMOVED)]
+        cards.append(draw_one(g, allowed))
+    return cards
+
+
+def deal_monuments(g: Game) -> None:
+    """Shuffle the monuments and deal two to each player, who keeps one in secret.
+
+    Solo play removes Fort Ironweed and Opaleye's Watch first.
+    """
+    pool = [m for m in MONUMENTS if not (is_solo(g) and m in SOLO_REMOVED)]
+    shuffle(g, pool)
+    for p in g.players:
+        p.dealt = [pool.pop(0), pool.pop(0)]
+    g.phase = KEEP
+    g.log.append("Each player is dealt two monuments and keeps one in secret.")
+
+
+def keep_monument(g: Game, p: Player, monument: str) -> None:
+    p.monument = monument
+    p.dealt = []
+    if all(q.monument for q in g.players):
+        g.log.append("Every player has chosen a monument.")
+        start_round(g)
+
+
+# --- Gameplay Flow: the round ---
+
+def start_round(g: Game) -> None:
+    """A new round: the resource is named (or drawn, or picked), then placed, then built."""
+    g.round += 1
+    g.resource = None
+    g.source = None
+    for p in g.players:
+        p.placing = p.pending = p.construction = None
+        p.effects = []
+        p.done = True
+        p.fresh = []
+        p.built_types = []
+    if is_solo(g):
+        g.phase = PICK
+    elif is_town_hall(g):
+        town_hall_round(g)
+    else:
+        g.phase = NAME
+
+
+# --- Gameplay Flow: 1. Name Resource ---
+
+def nameable(p: Player) -> list[Resource]:
+    """Resources this player may name: not one lying on their own Banks (Bank card)."""
+    banked = {r for cell in p.town.cells_of("bank") for r in p.town[cell].stored}
+    return [r for r in RESOURCES if r not in banked] or list(RESOURCES)
+
+
+def name_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"name:{r}", f"Name {r}", "name", f"resource:{r}") for r in nameable(p)]
+
+
+def name_resource(g: Game, p: Player, option_id: str) -> None:
+    resource = option_id.removeprefix("name:")
+    g.resource = resource
+    g.source = "named"
+    p.master_builder_turns += 1
+    g.log.append(f"Round {g.round}: {player_name(p.seat)} names {resource}.")
+    begin_placement(g)
+
+
+# --- Gameplay Flow: 2. Place Resource ---
+
+def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
+    """Everyone still playing places the resource at once; a player with no empty square
+    does not place. ``placers`` limits who takes part (Town Hall free rounds)."""
+    g.phase = PLACE
+    for p in remaining(g):
+        if p.town.empty_cells() and (placers is None or p.seat in placers):
+            p.placing = {"resource": g.resource, "switch": None, "take": None}
+    if not any(p.placing for p in g.players):
+        begin_construction(g)
+
+
+def is_named_by_another(g: Game, p: Player) -> bool:
+    """Factory, Warehouse, Statue and Cavern work on a resource another player named:
+    Town Hall card rounds and solo card picks count, one's own naming and free rounds don't."""
+    if g.source == "named":
+        return p.seat != g.master_builder
+    return g.source in ("card", "solo")
+
+
+def placement_options(g: Game, p: Player) -> list[Option]:
+    placing = p.placing
+    assert placing is not None
+    resource = placing["resource"]
+    if resource is None:
+        return [Option(f"choose:{r}", f"Choose {r}", "choose", f"resource:{r}") for r in nameable(p)]
+    if placing["switch"]:
+        return place_options(p, f"Place {placing['switch']} on {{}}") + [cancel_option()]
+    if placing["take"]:
+        return place_options(p, f"Put the {placing['take']} from the Warehouse on {{}}") + [cancel_option()]
+    opts = place_options(p, f"Place {resource} on {{}}")
+    if is_named_by_another(g, p):
+        opts += special_placements(g, p, resource)
+    if g.source == "free":
+        opts.append(cancel_option())
+    return opts
+
+
+def place_options(p: Player, label: str) -> list[Option]:
+    """``place:r,c`` for every empty square of the player's town."""
+    return [Option(f"place:{cell_id(c)}", label.format(cell_name(c)), "place", f"cell:{cell_id(c)}")
+            for c in p.town.empty_cells()]
+
+
+def cancel_option() -> Option:
+    return Option("cancel", "Cancel", "cancel")
+
+
+def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
+    """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
+    town, opts = p.town, []
+    if any(resource in town[c].stored for c in town.cells_of("factory")):
+        opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
+                 for r in RESOURCES if r != resource]
+    warehouses = town.cells_of("warehouse")
+    if any(len(town[c].stored) < WAREHOUSE_ROOM for c in warehouses):
+        opts.append(Option("warehouse:store", f"Store {resource} on a Warehouse", "warehouse"))
+    stored = {r for c in warehouses for r in town[c].stored}
+    opts += [Option(f"warehouse:swap:{r}", f"Store {resource} on a Warehouse, take its {r}",
+                    "warehouse", f"resource:{r}")
+             for r in RESOURCES if r in stored and r != resource]
+    if has_built(p, "bondmaker"):
+        opts += [Option(f"statue:{cell_id(c)}", f"Put {resource} on the Cottage at {cell_name(c)}",
+                        "statue", f"cell:{cell_id(c)}")
+                 for c in town.cells_of("cottage") if not town[c].stored]
+    if g.options.get("cavern") and p.caverns_used < CAVERN_LIMIT:
+        opts.append(Option("cavern", f"Set {resource} aside (Cavern)", "cavern"))
+    return opts
+
+
+def choose_placement(g: Game, p: Player, option_id: str) -> None:
+    """One step of a player's secret placement; the last step makes it pending."""
+    placing = p.placing
+    assert placing is not None
+    kind, _, rest = option_id.partition(":")
+    resource = placing["resource"]
+    if kind == "choose":
+        placing["resource"] = rest
+    elif kind == "cancel":
+        if placing["switch"] or placing["take"]:
+            placing["switch"] = placing["take"] = None
+        else:
+            placing["resource"] = None
+    elif kind == "factory":
+        placing["switch"] = rest
+    elif option_id.startswith("warehouse:swap:"):
+        placing["take"] = option_id.removeprefix("warehouse:swap:")
+    elif kind == "place" and placing["take"]:
+        p.pending = {"kind": "swap", "resource": resource, "take": placing["take"],
+                     "cell": list(parse_cell(rest))}
+    elif kind == "place" and placing["switch"]:
+        p.pending = {"kind": "factory", "resource": placing["switch"], "named": resource,
+                     "cell": list(parse_cell(rest))}
+    elif kind == "place":
+        p.pending = {"kind": "place", "resource": resource, "cell": list(parse_cell(rest))}
+    elif kind == "warehouse":
+        p.pending = {"kind": "store", "resource": resource}
+    elif kind == "statue":
+        p.pending = {"kind": "statue", "resource": resource, "cell": list(parse_cell(rest))}
+    elif kind == "cavern":
+        p.pending = {"kind": "cavern", "resource": resource}
+    if all(q.pending for q in g.players if q.placing):
+        reveal_placements(g)
+
+
+def reveal_placements(g: Game) -> None:
+    """Everyone has chosen: all placements happen and are shown at once."""
+    parts = []
+    for p in g.players:
+        if p.pending:
+            parts.append(f"{player_name(p.seat)} {put_down(g, p, p.pending)}")
+        p.placing = p.pending = None
+    if g.source == "free":
+        header = "Free choice"
+    elif len(parts) > 1:
+        header = f"Everyone placed {g.resource}"
+    else:
+        header = f"Placed {g.resource}"
+    g.log.append(f"{header}: {', '.join(parts)}.")
+    begin_construction(g)
+
+
+def put_down(g: Game, p: Player, pending: dict[str, Any]) -> str:
+    """Carry out one placement; returns how the log tells it."""
+    kind, resource, town = pending["kind"], pending["resource"], p.town
+    cell = tuple(pending["cell"]) if "cell" in pending else None
+    said = f"placed {resource} " if g.source == "free" else ""
+    if kind in ("place", "factory"):
+        town[cell].resource = resource
+        if kind == "factory":
+            return f"placed {resource} at {cell_name(cell)} instead (Factory)"
+        return f"{said}at {cell_name(cell)}"
+    if kind == "store":
+        store_on_warehouse(town, resource)
+        return f"stored {resource} on a Warehouse"
+    if kind == "swap":
+        take_from_warehouse(town, pending["take"])
+        store_on_warehouse(town, resource)
+        town[cell].resource = pending["take"]
+        return (f"stored {resource} on a Warehouse and put its {pending['take']} "
+                f"at {cell_name(cell)}")
+    if kind == "statue":
+        town[cell].stored.append(resource)
+        return f"put {resource} on the Cottage at {cell_name(cell)} (Statue of the Bondmaker)"
+    assert kind == "cavern"
+    p.cavern.append(resource)
+    p.caverns_used += 1
+    return f"set {resource} aside (Cavern)"
+
+
+# --- Buildings in detail: Warehouse ---
+
+def store_on_warehouse(town: Town, resource: Resource) -> None:
+    """Up to 3 cubes per Warehouse; the first one with room in reading order takes it."""
+    cell = next(c for c in town.cells_of("warehouse") if len(town[c].stored) < WAREHOUSE_ROOM)
+    town[cell].stored.append(resource)
+
+
+def take_from_warehouse(town: Town, resource: Resource) -> None:
+    cell = next(c for c in town.cells_of("warehouse") if resource in town[c].stored)
+    town[cell].stored.remove(resource)
+
+
+# --- Gameplay Flow: 3. Construct Buildings ---
+
+def begin_construction(g: Game) -> None:
+    """Everyone who can construct may, at once; who cannot is not asked."""
+    g.phase = BUILD
+    for p in remaining(g):
+        p.construction = None
+        p.effects = []
+        p.done = not can_construct(g, p)
+    check_step_over(g)
+
+
+def can_construct(g: Game, p: Player) -> bool:
+    return bool(buildable(g, p)) or bool(p.cavern and p.town.empty_cells())
+
+
+def buildable(g: Game, p: Player) -> list[str]:
+    """Cards this player has a full layout for now (their own unbuilt monument too)."""
+    cards = list(g.cards)
+    if p.monument and p.monument_round is None:
+        cards.append(p.monument)
+    return [c for c in cards if layouts_in_town(g, p, c)]
+
+
+def construction_options(g: Game, p: Player) -> list[Option]:
+    if p.effects:
+        return effect_options(g, p, p.effects[0])
+    con = p.construction
+    if con:
+        card, picked = con["card"], [tuple(c) for c in con["picked"]]
+        name = card_name(card)
+        if len(picked) == len(ALL_CARDS[card].shape):
+            return [Option(f"site:{cell_id(c)}", f"Put the {name} on {cell_name(c)}", "site",
+                           f"cell:{cell_id(c)}") for c in sites(g, p, card, picked)] + [cancel_option()]
+        return [Option(f"pick:{cell_id(c)}", f"Use {what_is_on(p.town, c)} on {cell_name(c)}",
+                       "pick", f"cell:{cell_id(c)}")
+                for c in pickable(g, p, card, picked)] + [cancel_option()]
+    opts = [Option(f"build:{c}", f"Build {a_card(c)}", "build", f"card:{c}") for c in buildable(g, p)]
+    if p.town.empty_cells():
+        opts += [Option(f"uncavern:{r}", f"Place the set-aside {r} (Cavern)", "cavern",
+                        f"resource:{r}") for r in RESOURCES if r in p.cavern]
+    opts.append(Option("done", "Done building", "done"))
+    return opts
+
+
+def what_is_on(town: Town, cell: Cell) -> str:
+    square = town[cell]
+    return f"the {square.resource}" if square.resource else f"the {card_name(square.building)}"
+
+
+def construct_step(g: Game, p: Player, option_id: str) -> None:
+    """One step of constructing (or of resolving what a new building asks for)."""
+    kind, _, rest = option_id.partition(":")
+    if p.effects:
+        resolve_effect(g, p, option_id)
+    elif kind == "build":
+        p.construction = {"card": rest, "picked": []}
+    elif kind == "pick":
+        p.construction["picked"].append(list(parse_cell(rest)))  # type: ignore[index]
+    elif kind == "cancel":
+        p.construction = None
+    elif kind == "site":
+        construct(g, p, parse_cell(rest))
+    elif kind == "uncavern":
+        p.effects.append({"kind": "uncavern", "resource": rest})
+    elif kind == "done":
+        p.done = True
+    settle(g, p)
+
+
+def settle(g: Game, p: Player) -> None:
+    """Drop "when built" choices that cannot be made; a player with nothing left to do
+    is done; the step ends when everyone is."""
+    drop_impossible_effects(g, p)
+    if g.phase == BUILD and not p.construction and not p.effects and not can_construct(g, p):
+        p.done = True
+    check_step_over(g)
+
+
+def check_step_over(g: Game) -> None:
+    if g.phase == BUILD and all(p.done for p in g.players):
+        end_construction(g)
+    elif g.phase == WATCH and not any(p.effects for p in g.players):
+        finish_round(g)
+
+
+# --- Building Construction: layouts, rotated and mirrored ---
+
+@lru_cache(maxsize=None)
+def layouts(card_id: str) -> tuple[Layout, ...]:
+    """Every way to lay a card's pattern on the 4×4 board, in all 8 rotations/mirrors."""
+    shapes: list[tuple[tuple[int, int, Resource], ...]] = []
+    for turn in range(8):
+        cells = []
+        for r, c, res in ALL_CARDS[card_id].shape:
+            if turn & 4:
+                r, c = c, r
+            cells.append((-r if turn & 1 else r, -c if turn & 2 else c, res))
+        top, left = min(r for r, _, _ in cells), min(c for _, c, _ in cells)
+        shape = tuple(sorted((r - top, c - left, res) for r, c, res in cells))
+        if shape not in shapes:
+            shapes.append(shape)
+    out = []
+    for shape in shapes:
+        height, width = max(r for r, _, _ in shape) + 1, max(c for _, c, _ in shape) + 1
+        for dr in range(SIZE - height + 1):
+            for dc in range(SIZE - width + 1):
+                out.append(tuple(((r + dr, c + dc), res) for r, c, res in shape))
+    return tuple(out)
+
+
+def layouts_in_town(g: Game, p: Player, card_id: str) -> list[tuple[Cell, ...]]:
+    """The sets of squares that hold a full layout of the card now.
+
+    A square matches with its own cube (never a cube stored on a building) or with a
+    Trading Post built in an earlier round (wild, and it stays); a layout needs at least
+    one real cube.
+    """
+    town, fresh = p.town, {tuple(c) for c in p.fresh}
+    found: list[tuple[Cell, ...]] = []
+    for layout in layouts(card_id):
+        cubes = 0
+        for cell, resource in layout:
+            square = town[cell]
+            if square.building is None and square.resource == resource:
+                cubes += 1
+            elif not (square.building == "trading_post" and cell not in fresh):
+                break
+        else:
+            cells = tuple(sorted(cell for cell, _ in layout))
+            if cubes and cells not in found:
+                found.append(cells)
+    return found
+
+
+def pickable(g: Game, p: Player, card_id: str, picked: list[Cell]) -> list[Cell]:
+    """Squares that keep the picked ones part of some full layout of the card."""
+    chosen = set(picked)
+    return sorted({c for cells in layouts_in_town(g, p, card_id) if chosen <= set(cells)
+                   for c in cells if c not in chosen})
+
+
+def sites(g: Game, p: Player, card_id: str, picked: list[Cell]) -> list[Cell]:
+    """Where the building may stand: one of the squares its cubes vacate; a Shed, or any
+    building of an Obelisk owner (from the round after), on any empty square instead."""
+    vacated = [c for c in picked if p.town[c].building is None]
+    if card_id == "shed" or has_settled(g, p, "obelisk"):
+        return sorted(set(vacated) | set(p.town.empty_cells()))
+    return sorted(vacated)
+
+
+def construct(g: Game, p: Player, site: Cell) -> None:
+    """Remove the cubes (Trading Posts stay), put the building on its square, and queue
+    whatever the new building asks for at once."""
+    con = p.construction
+    assert con is not None
+    card = con["card"]
+    for cell in con["picked"]:
+        square = p.town[tuple(cell)]
+        if square.building is None:
+            square.resource = None
+    p.town[site].building = card
+    p.fresh.append(list(site))
+    p.construction = None
+    if card in MONUMENTS:
+        p.monument_round = g.round
+        g.log.append(f"{player_name(p.seat)} builds the monument {card_name(card)} at {cell_name(site)}.")
+        monument_built(g, p, card)
+    else:
+        p.built_types.append(card)
+        g.log.append(f"{player_name(p.seat)} builds {a_card(card)} at {cell_name(site)}.")
+        building_placed(p, card, site)
+
+
+def building_placed(p: Player, card: str, site: Cell) -> None:
+    """A new Bank or Factory takes its cube before anything else happens."""
+    if card in ("bank", "factory"):
+        p.effects.insert(0, {"kind": card, "cell": list(site)})
+
+
+# --- "When built" choices (Bank, Factory, monuments) ---
+
+def effect_options(g: Game, p: Player, effect: dict[str, Any]) -> list[Option]:
+    kind = effect["kind"]
+    if kind == "bank":
+        return [Option(f"bankcube:{r}", f"Put {r} on the Bank", "bank", f"resource:{r}")
+                for r in bank_resources(p, tuple(effect["cell"]))]
+    if kind == "factory":
+        return [Option(f"factorycube:{r}", f"Put {r} on the Factory", "factory", f"resource:{r}")
+                for r in RESOURCES]
+    if kind == "guild":
+        return guild_options(g, p, effect)
+    if kind == "grove":
+        if effect["card"] is None:
+            return [Option(f"grove:{c}", f"Place {a_card(c)} (Grove University)", "grove", f"card:{c}")
+                    for c in g.cards]
+        return place_options(p, f"Put the {card_name(effect['card'])} on {{}}")
+    if kind == "watch":
+        if len(effect["chosen"]) == WATCH_CARDS:
+            return [Option("watch-done", "Confirm the cards on Opaleye's Watch", "watch")]
+        return [Option(f"watch:{c}", f"Put {a_card(c)} on Opaleye's Watch", "watch", f"card:{c}")
+                for c in g.cards if c not in effect["chosen"]]
+    if kind == "watch-move":
+        return place_options(p, f"Move the {card_name(effect['card'])} from Opaleye's Watch to {{}}")
+    assert kind == "uncavern"
+    return place_options(p, f"Place the set-aside {effect['resource']} on {{}}") + [cancel_option()]
+
+
+def resolve_effect(g: Game, p: Player, option_id: str) -> None:
+    effect = p.effects[0]
+    kind, _, rest = option_id.partition(":")
+    town = p.town
+    if kind == "bankcube" or kind == "factorycube":
+        town[tuple(effect["cell"])].stored.append(rest)
+        g.log.append(f"{player_name(p.seat)} puts {rest} on the "
+                     f"{'Bank' if kind == 'bankcube' else 'Factory'} at {cell_name(tuple(effect['cell']))}.")
+        p.effects.pop(0)
+    elif effect["kind"] == "guild":
+        guild_step(g, p, effect, option_id)
+    elif kind == "grove":
+        effect["card"] = rest
+    elif kind == "watch":
+        effect["chosen"].append(rest)
+    elif kind == "watch-done":
+        p.watch = list(effect["chosen"])
+        p.effects.pop(0)
+        g.log.append(f"{player_name(p.seat)} puts {', '.join(card_name(c) for c in p.watch)} "
+                     "on Opaleye's Watch.")
+    elif kind == "cancel":
+        p.effects.pop(0)
+    else:
+        assert kind == "place"
+        put_effect_on(g, p, effect, parse_cell(rest))
+
+
+def put_effect_on(g: Game, p: Player, effect: dict[str, Any], cell: Cell) -> None:
+    """A placement asked for by Grove University, Opaleye's Watch or the Cavern."""
+    p.effects.pop(0)
+    who = player_name(p.seat)
+    if effect["kind"] == "uncavern":
+        p.cavern.remove(effect["resource"])
+        p.town[cell].resource = effect["resource"]
+        g.log.append(f"{who} places the set-aside {effect['resource']} at {cell_name(cell)} (Cavern).")
+        return
+    card = effect["card"]
+    if effect["kind"] == "watch-move":
+        p.watch.remove(card)
+        g.log.append(f"{who} moves {a_card(card)} from Opaleye's Watch to {cell_name(cell)}.")
+    else:
+        g.log.append(f"{who} places {a_card(card)} at {cell_name(cell)} (Grove University).")
+    p.town[cell].building = card
+    p.fresh.append(list(cell))
+    building_placed(p, card, cell)
+
+
+def drop_impossible_effects(g: Game, p: Player) -> None:
+    """A placement with no empty square, a Bank with no resource left, a Guild with
+    nothing to replace: these are skipped (a Watch building then stays on the card)."""
+    while p.effects and cannot_resolve(p, p.effects[0]):
+        p.effects.pop(0)
+
+
+def cannot_resolve(p: Player, effect: dict[str, Any]) -> bool:
+    kind = effect["kind"]
+    if kind in ("grove", "watch-move", "uncavern"):
+        return not p.town.empty_cells()
+    if kind == "bank":
+        return not bank_resources(p, tuple(effect["cell"]))
+    if kind == "guild":
+        return effect["cell"] is None and not guild_targets(p, effect)
+    return False
+
+
+# --- Buildings in detail: Bank ---
+
+def bank_resources(p: Player, bank: Cell) -> list[Resource]:
+    """A Bank takes a resource that is not on another black building of this town."""
+    taken = {r for cell, b in p.town.buildings() if b in BLACK_BUILDINGS and cell != bank
+             for r in p.town[cell].stored}
+    return [r for r in RESOURCES if r not in taken]
+
+
+# --- Monuments ---
+
+def monument_built(g: Game, p: Player, monument: str) -> None:
+    """Resolve a monument's immediate effect (its scoring waits for the end)."""
+    if monument == "architects_guild":
+        p.effects.append({"kind": "guild", "left": 2, "cell": None, "replaced": []})
+    elif monument == "grove_university":
+        p.effects.append({"kind": "grove", "card": None})
+    elif monument == "opaleyes_watch":
+        p.effects.append({"kind": "watch", "chosen": []})
+    elif monument == "shrine":
+        p.shrine_value = shrine_points(len(p.town.buildings()))
+        g.log.append(f"The Shrine of the Elder Tree will score {p.shrine_value} VP.")
+
+
+# --- Monuments: Architect's Guild ---
+
+def guild_targets(p: Player, effect: dict[str, Any]) -> list[Cell]:
+    """Buildings (not monuments) not replaced yet by this Guild."""
+    replaced = [tuple(c) for c in effect["replaced"]]
+    return [c for c, b in p.town.buildings() if b in BUILDINGS and c not in replaced]
+
+
+def guild_options(g: Game, p: Player, effect: dict[str, Any]) -> list[Option]:
+    if effect["cell"] is None:
+        return [Option(f"guild:{cell_id(c)}", f"Replace the {card_name(p.town[c].building)} on "
+                       f"{cell_name(c)}", "guild", f"cell:{cell_id(c)}")
+                for c in guild_targets(p, effect)] + [Option("guild-done", "Stop replacing", "guild")]
+    current = p.town[tuple(effect["cell"])].building
+    return [Option(f"guild-to:{c}", f"Make it {a_card(c)}", "guild", f"card:{c}")
+            for c in g.cards if c != current]
+
+
+def guild_step(g: Game, p: Player, effect: dict[str, Any], option_id: str) -> None:
+    """Replace up to 2 buildings with other building types; cubes on them go back."""
+    kind, _, rest = option_id.partition(":")
+    if kind == "guild-done":
+        p.effects.pop(0)
+    elif kind == "guild":
+        effect["cell"] = list(parse_cell(rest))
+    else:
+        cell = tuple(effect["cell"])
+        square = p.town[cell]
+        g.log.append(f"{player_name(p.seat)}'s Architect's Guild turns the {card_name(square.building)} "
+                     f"at {cell_name(cell)} into {a_card(rest)}.")
+        square.building, square.stored = rest, []
+        effect["replaced"].append(list(cell))
+        effect["left"] -= 1
+        effect["cell"] = None
+        p.fresh.append(list(cell))
+        if effect["left"] == 0:
+            p.effects.pop(0)
+        building_placed(p, rest, cell)
+
+
+# --- Monuments: Opaleye's Watch ---
+
+def end_construction(g: Game) -> None:
+    """Everyone has built: Opaleye's Watch owners take the types their neighbours built."""
+    for p in remaining(g):
+        if not has_settled(g, p, "opaleyes_watch"):
+            continue
+        built = {c for s in beside(g, p.seat) for c in g.players[s].built_types}
+        p.effects = [{"kind": "watch-move", "card": c} for c in p.watch if c in built]
+        drop_impossible_effects(g, p)
+    if any(p.effects for p in g.players):
+        g.phase = WATCH
+    else:
+        finish_round(g)
+
+
+def beside(g: Game, seat: Seat) -> list[Seat]:
+    """The players on the left and on the right (one player in a 2-player game)."""
+    n = len(g.players)
+    return sorted({(seat + 1) % n, (seat - 1) % n} - {seat})
+
+
+# --- Completing Your Town ---
+
+def complete_towns(g: Game) -> None:
+    """A town with no empty square at the end of a round is complete; towns completed in
+    the same round share the place."""
+    done_now = [p for p in remaining(g) if p.town.is_full()]
+    place = g.completed + 1
+    for p in done_now:
+        p.complete, p.place, p.done = True, place, True
+        g.log.append(f"{player_name(p.seat)}'s town is complete ({ordinal(place)}).")
+    g.completed += len(done_now)
+
+
+def finish_round(g: Game) -> None:
+    if g.source == "card":
+        g.discard.append(g.resource)  # type: ignore[arg-type]
+    for p in g.players:
+        p.fresh, p.built_types, p.done = [], [], True
+    complete_towns(g)
+    if not remaining(g):
+        end_game(g)
+        return
+    if g.master_builder is not None:
+        pass_hammer(g)
+    start_round(g)
+
+
+# --- Gameplay Flow: 4. Pass Master Builder Token ---
+
+def pass_hammer(g: Game) -> None:
+    """To the left: the next player still playing who has not built Fort Ironweed (a Fort
+    holder keeps naming once they are the last player)."""
+    n, current = len(g.players), g.master_builder
+    order = [(current + k) % n for k in range(1, n + 1)]  # type: ignore[operator]
+    candidates = [s for s in order if not g.players[s].complete]
+    unfortified = [s for s in candidates if not has_built(g.players[s], "fort_ironweed")]
+    g.master_builder = (unfortified or candidates)[0] if len(candidates) > 1 else candidates[0]
+
+
+# --- Scoring & End Game ---
+
+def end_game(g: Game) -> None:
+    g.phase = OVER
+    g.resource = None
+    totals = ", ".join(f"{player_name(s.seat)} {s.score}" for s in scores(g))
+    g.log.append(f"Every town is complete. Final scores: {totals}.")
+
+
+def town_score(g: Game, p: Player) -> TownScore:
+    n = len(g.players)
+    right = None if n == 1 else len(g.players[(p.seat - 1) % n].town.cells_of("feast_hall"))
+    return score_town(p.town, right_feast_halls=right, completion_place=p.place,
+                      shrine_value=p.shrine_value, game_types=tuple(g.cards))
+
+
+def solo_rating(score: int) -> str:
+    return next(title for minimum, title in SOLO_RATINGS if score >= minimum)
+
+
+def scores(g: Game) -> list[SeatScore]:
+    """Each town's score; ties go to the fewest Master Builder turns, then the fewest
+    empty squares, then the most Cottages."""
+    out = []
+    for p in g.players:
+        s = town_score(g, p)
+        note = f"Solo rating: {solo_rating(s.total)}" if is_solo(g) else ""
+        out.append(SeatScore(p.seat, s.total, dict(s.lines),
+                             (-p.master_builder_turns, -s.empty_squares, s.cottages), note))
+    return out
+
+
+def result(g: Game) -> Result | None:
+    if g.phase != OVER:
+        return None
+    seat_scores = scores(g)
+    if is_solo(g):
+        reason = f"Your town is complete: {seat_scores[0].score} VP, {solo_rating(seat_scores[0].score)}."
+    else:
+        reason = "Every town is complete."
+    return Result(seat_scores, winners_by_score(seat_scores), reason)
+
+
+# --- Town Hall variant ---
+
+def town_hall_round(g: Game) -> None:
+    """Rounds cycle: card, card, free choice. Fort Ironweed holders skip free rounds
+    unless they are the last player."""
+    if (g.round - 1) % 3 == 2:
+        g.source = "free"
+        left = remaining(g)
+        placers = [p.seat for p in left if len(left) == 1 or not has_built(p, "fort_ironweed")]
+        g.log.append(f"Round {g.round}: free choice, every player chooses a resource in secret.")
+        begin_placement(g, placers)
+        return
+    g.resource = draw_town_hall_card(g)
+    g.source = "card"
+    g.log.append(f"Round {g.round}: the Town Hall card is {g.resource}.")
+    begin_placement(g)
+
+
+def draw_town_hall_card(g: Game) -> Resource:
+    if not g.deck:
+        g.deck, g.discard = g.discard, []
+        shuffle(g, g.deck)
+        set_aside_five(g)
+        g.log.append("The resource cards are reshuffled; five are set aside face down.")
+    return g.deck.pop(0)
+
+
+def set_aside_five(g: Game) -> None:
+    g.discard.extend(g.deck[:TOWN_HALL_SET_ASIDE])
+    del g.deck[:TOWN_HALL_SET_ASIDE]
+
+
+# --- Solo variant ---
+
+def pick_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"card:{i}", f"Take the {r} card", "card", f"resource:{r}")
+            for i, r in enumerate(g.revealed)]
+
+
+def pick_card(g: Game, p: Player, option_id: str) -> None:
+    """Take one of the three cards, place its resource; the card goes to the bottom of
+    the deck and the top card is revealed in its place."""
+    index = int(option_id.removeprefix("card:"))
+    g.resource = g.revealed[index]
+    g.source = "solo"
+    g.deck.append(g.resource)
+    g.revealed[index] = g.deck.pop(0)
+    g.log.append(f"Round {g.round}: {player_name(p.seat)} takes the {g.resource} card.")
+    begin_placement(g)
+
+
+# --- The protocol: who acts, what they may choose, applying a choice ---
+
+def to_act(g: Game) -> frozenset[Seat]:
+    if g.phase == KEEP:
+        return frozenset(p.seat for p in g.players if p.monument is None)
+    if g.phase == NAME:
+        return frozenset({g.master_builder})  # type: ignore[arg-type]
+    if g.phase == PICK:
+        return frozenset({0})
+    if g.phase == PLACE:
+        return frozenset(p.seat for p in g.players if p.placing and not p.pending)
+    if g.phase == BUILD:
+        return frozenset(p.seat for p in g.players if not p.done)
+    if g.phase == WATCH:
+        return frozenset(p.seat for p in g.players if p.effects)
+    return frozenset()
+
+
+def keep_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"keep:{m}", f"Keep {card_name(m)}", "keep", f"card:{m}") for m in p.dealt]
+
+
+OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
+    KEEP: keep_options, NAME: name_options, PICK: pick_options, PLACE: placement_options,
+    BUILD: construction_options, WATCH: construction_options,
+}
+ACTIONS: dict[str, Callable[[Game, Player, str], None]] = {
+    KEEP: lambda g, p, o: keep_monument(g, p, o.removeprefix("keep:")),
+    NAME: name_resource, PICK: pick_card, PLACE: choose_placement,
+    BUILD: construct_step, WATCH: construct_step,
+}
+
+
+def options(g: Game, seat: Seat) -> list[Option]:
+    """Every legal choice for the seat now, in a stable order."""
+    if seat not in to_act(g):
+        return []
+    return OPTIONS[g.phase](g, g.players[seat])
+
+
+def apply(g: Game, seat: Seat, option_id: str) -> Game:
+    """A new game after the seat's choice; the given game is left untouched."""
+    if not isinstance(seat, int) or not 0 <= seat < len(g.players):
+        raise IllegalAction(f"There is no seat {seat!r} in this game.")
+    if g.phase == OVER:
+        raise IllegalAction("The game is over.")
+    if seat not in to_act(g):
+        raise IllegalAction(f"{player_name(seat)} has nothing to choose right now.")
+    if option_id not in {o.id for o in options(g, seat)}:
+        raise IllegalAction(f"'{option_id}' is not one of {player_name(seat)}'s choices right now.")
+    g = load(dump(g))
+    ACTIONS[g.phase](g, g.players[seat], option_id)
+    return g
+
+
+# --- Saving: plain JSON ---
+
+def dump(g: Game) -> dict[str, Any]:
+    raw = {k: copy.deepcopy(v) for k, v in vars(g).items() if k != "players"}
+    raw["players"] = [{**{k: copy.deepcopy(v) for k, v in vars(p).items() if k != "town"},
+                       "town": p.town.to_json()} for p in g.players]
+    return raw
+
+
+def load(raw: dict[str, Any]) -> Game:
+    raw = copy.deepcopy(raw)
+    players = [Player(**{**p, "town": Town.from_json(p["town"])}) for p in raw.pop("players")]
+    return Game(players=players, **raw)

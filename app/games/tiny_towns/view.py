@@ -1,0 +1,131 @@
+"""What one seat (or a spectator) may see of a Tiny Towns game.
+
+Public: the round, the step, the Master Builder and the named resource, the building
+cards, every town as it stands, who has chosen (never what), cubes on buildings, Cavern
+counts, built monuments and Opaleye's Watch cards, the resource-card counts.
+Private (the seat's own only): the kept monument (and the two to choose from), the
+placement being chosen or waiting to be revealed, the construction in progress, the
+"when built" choice due, the cubes set aside in the Cavern.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .content import ALL_CARDS, RESOURCES
+from .rules import (BUILD, KEEP, PLACE, STEP_NAMES, WATCH, Game, Player, is_solo,
+                    is_town_hall, pickable, result, sites, to_act)
+from .town import Cell
+
+Seat = int
+
+
+def card_json(card_id: str) -> dict[str, Any]:
+    card = ALL_CARDS[card_id]
+    return {"id": card.id, "name": card.name, "colour": card.colour,
+            "pattern": card.pattern.split("/"), "text": card.text}
+
+
+def view(g: Game, seat: Seat | None) -> dict[str, Any]:
+    """``{"public": ..., "private": ... (None for spectators), "log": [...]}``."""
+    own = g.players[seat] if seat is not None and 0 <= seat < len(g.players) else None
+    return {
+        "public": public_view(g),
+        "private": private_view(g, own) if own is not None else None,
+        "log": list(g.log),
+    }
+
+
+def public_view(g: Game) -> dict[str, Any]:
+    acting = to_act(g)
+    over = result(g)
+    return {
+        "round": g.round,
+        "phase": g.phase,
+        "step": STEP_NAMES[g.phase],
+        "variant": "solo" if is_solo(g) else "town_hall" if is_town_hall(g) else "standard",
+        "options": dict(g.options),
+        "master_builder": g.master_builder,
+        "resource": g.resource,
+        "source": g.source,
+        "cards": [card_json(c) for c in g.cards],
+        "monument_cards": {p.monument: card_json(p.monument) for p in g.players
+                           if p.monument and p.monument_round is not None},
+        "players": [player_public(g, p, p.seat in acting) for p in g.players],
+        "to_act": sorted(acting),
+        "town_hall": ({"deck": len(g.deck), "discard": len(g.discard),
+                       "cycle": ["card", "card", "free"][(g.round - 1) % 3] if g.round else None}
+                      if is_town_hall(g) else None),
+        "solo": {"revealed": list(g.revealed), "deck": len(g.deck)} if is_solo(g) else None,
+        "result": over.as_json() if over else None,
+    }
+
+
+def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
+    town = p.town
+    built = p.monument if p.monument_round is not None else None
+    return {
+        "seat": p.seat,
+        "town": town.to_json(),
+        "complete": p.complete,
+        "place": p.place,
+        "monument": built,
+        "chosen": has_chosen(g, p),
+        "to_act": acting,
+        "master_builder_turns": p.master_builder_turns,
+        "cubes": {kind: [list(town[c].stored) for c in town.cells_of(building)]
+                  for kind, building in (("factory", "factory"), ("bank", "bank"),
+                                         ("warehouse", "warehouse"), ("statue", "cottage"))},
+        "cavern": len(p.cavern),
+        "caverns_used": p.caverns_used,
+        "watch": list(p.watch) if built == "opaleyes_watch" and not _choosing_watch(p) else None,
+        "shrine_value": p.shrine_value if built == "shrine" else None,
+    }
+
+
+def has_chosen(g: Game, p: Player) -> bool:
+    """Whether the player has made this step's choice (never what it was)."""
+    if g.phase == KEEP:
+        return p.monument is not None
+    if g.phase == PLACE:
+        return p.pending is not None
+    if g.phase == BUILD:
+        return p.done and not p.complete
+    if g.phase == WATCH:
+        return not p.effects
+    return False
+
+
+def _choosing_watch(p: Player) -> bool:
+    return any(e["kind"] == "watch" for e in p.effects)
+
+
+def private_view(g: Game, p: Player) -> dict[str, Any]:
+    return {
+        "seat": p.seat,
+        "monument": card_json(p.monument) if p.monument else None,
+        "dealt": [card_json(m) for m in p.dealt],
+        "placing": dict(p.placing) if p.placing else None,
+        "pending": dict(p.pending) if p.pending else None,
+        "construction": construction_view(g, p),
+        "effect": dict(p.effects[0]) if p.effects else None,
+        "cavern": [r for r in RESOURCES for _ in range(p.cavern.count(r))],
+    }
+
+
+def construction_view(g: Game, p: Player) -> dict[str, Any] | None:
+    con = p.construction
+    if not con:
+        return None
+    card = con["card"]
+    picked: list[Cell] = [tuple(c) for c in con["picked"]]  # type: ignore[misc]
+    complete = len(picked) == len(ALL_CARDS[card].shape)
+    return {
+        "card": card,
+        "picked": [list(c) for c in picked],
+        "candidates": [] if complete else [list(c) for c in pickable(g, p, card, picked)],
+        "sites": [list(c) for c in sites(g, p, card, picked)] if complete else [],
+    }
+
+
+__all__ = ["view", "card_json"]
