@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import logs
 from app.api import games as api_games
 from app.api import ws as api_ws
 from app.api.ratelimit import RateLimiter
@@ -27,6 +28,7 @@ from app.web import pages
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
     settings = settings or get_settings()
+    logs.install()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -95,7 +97,9 @@ def describe_validation(exc: RequestValidationError) -> str:
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),  # seat links carry tokens
+    # Seat links carry tokens: never send them to other sites. (Not "no-referrer": with it
+    # browsers send "Origin: null" on our own form posts, which the CSRF check refuses.)
+    (b"referrer-policy", b"same-origin"),
 ]
 CSP = (b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        b"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")

@@ -5,7 +5,7 @@ copied before every change, and turns into plain JSON with ``dump``/``load``. Ev
 decision is one of the options listed by ``options``; a construction is a short sequence
 of them (building, then its squares one by one, then the square it stands on).
 
-Players are named "Player 1".. in the log (the table knows their real names). Seat
+Seats appear in the log as "{seat0}", "{seat1}"… (the table writes the names in). Seat
 ``s + 1`` is on the left of seat ``s``: the hammer passes to the next seat index, and
 "the player on your right" (Feast Hall) is the previous seat index.
 

@@ -1,0 +1,1505 @@
+"""Keythedral rules: the game flow, in the order of the rulebook's headings.
+
+A game is a pure function of (options, seed, choices). ``Game`` holds everything as plain
+JSON-ready values (string keys, lists), is copied before every change, and is dumped and
+loaded as it is. Every decision is one of the options listed by ``options``; a move with
+several parts (pay for a craft cube cube by cube, pick a fence's place) is a short
+sequence of them, with "cancel" while nothing has changed yet.
+
+Geometry. Fields are grid squares ``(x, y)`` written ``"x,y"``; the gaps where four
+octagonal fields meet hold the Keythedral and the cottages and are grid corners ``(i, j)``,
+also written ``"i,j"``. Gap ``(i, j)`` touches the fields ``(i-1, j-1)``, ``(i, j-1)``,
+``(i-1, j)`` and ``(i, j)``. The Keythedral stands on gap ``0,0``. A fence stands between
+one gap and one of its fields. Seat ``s + 1`` sits on the left of seat ``s`` (clockwise).
+
+The log writes a seat as ``{seat0}``, ``{seat1}``…; the table puts the player's name there.
+It never names hidden things: law cards until played, cubes behind a screen, bids until
+revealed.
+
+Decisions on points the rules leave open (each is stated again where it is coded, and
+listed in docs/titles/keythedral.md):
+
+- The start player is drawn at random. A new field may go in any empty square that shares
+  an edge with a field or touches an occupied gap.
+- Placing a worker is compulsory when a field is free; when the free fields are no more
+  than the workers to place, they are placed without asking.
+- Work order markers go round clockwise from the start player (2 players: 1, 3, 5 and
+  2, 4). The last marker, having one number left, is placed without asking unless its
+  placer holds a law card (and so may want to play one first).
+- Taking a new law card ends Phase 3 for everyone, as the seed says; the taker may first
+  play the card at once if it is a Phase 3 card. New law cards are face down: the taker
+  draws blind from a slot.
+- Craft cubes are bought with basic resources only. Trading may give back the colour paid.
+- A fully fenced cottage or house is re-placed by its owner on an empty gap touching a
+  field, where at least one of its fields is unfenced.
+- Law cards of Phases 1, 2 and 5 are played when their holder makes a choice in that
+  phase (a work order marker, collecting, a bid). Every player who holds any law card is
+  asked before collecting, so a question never reveals which card anyone holds.
+- The auction: the marker passes left to the holder; every other player bids at once, in
+  secret (a number of cubes up to what they hold); bids are then revealed. The highest bid
+  wins; ties go to the first bidder clockwise from the holder's left. If anyone bid, the
+  holder may match the highest bid (paying it into the store) to keep the marker; otherwise
+  the winner pays the holder. The winner (or the holder, if nobody bid) names the next
+  start player. The payer chooses which cubes to pay; others see only how many.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Callable
+
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, winners_by_score
+from app.games.rng import Rng
+
+from .content import (BASIC, COLOURS, COTTAGES_EACH, CRAFT, CUBES, FENCE_COST, FENCES_EACH,
+                      FIELD_TYPES, FIELDS, HOUSE_COST, LAW_PRICE, LAWS, NEW_LAW_SLOTS,
+                      ROW_SIZES, ROW_VALUES, START_FIELDS, TILES, TRADE_GIVE, UNFENCE_COST,
+                      Colour)
+
+Seat = int
+Key = str  # "x,y": a field square or a gap
+KEYTHEDRAL: Key = "0,0"
+START_CELLS: tuple[Key, ...] = ("-1,-1", "0,-1", "-1,0", "0,0")  # quarry, wood, wood, quarry
+NUMBERS = (1, 2, 3, 4, 5)  # cottage numbers = work order spaces
+
+# Phases of a round (and the set-up before the first).
+SETUP = "setup"
+ORDER = "order"        # Phase 1: a work order marker is placed...
+WORKERS = "workers"    # ...and the matching cottages send their workers
+COLLECT = "collect"    # Phase 2
+ACTIONS = "actions"    # Phase 3 (Phase 4 is automatic)
+AUCTION = "auction"    # Phase 5
+OVER = "over"
+
+STEP_NAMES = {
+    SETUP: "Set-up: lay the landscape",
+    ORDER: "Phase 1: place work order markers",
+    WORKERS: "Phase 1: place workers",
+    COLLECT: "Phase 2: collect resource cubes",
+    ACTIONS: "Phase 3: take actions",
+    AUCTION: "Phase 5: change start player",
+    OVER: "Game over",
+}
+PHASE_NUMBER = {ORDER: 1, WORKERS: 1, COLLECT: 2, ACTIONS: 3, AUCTION: 5}
+
+
+@dataclass
+class Player:
+    """One seat and what sits behind its screen."""
+
+    seat: Seat
+    cubes: dict[Colour, int] = field(default_factory=lambda: {c: 0 for c in COLOURS})
+    tiles: list[str] = field(default_factory=list)  # building tiles acquired (secret)
+    laws: list[str] = field(default_factory=list)  # law cards held (secret until played)
+    fences: int = FENCES_EACH  # fence markers not yet built
+
+
+@dataclass
+class Game:
+    players: list[Player]
+    options: dict[str, Any]
+    rng: int
+    phase: str = SETUP
+    round: int = 0
+    start: Seat = 0  # holder of the start player marker
+    # the landscape
+    fields: dict[Key, str] = field(default_factory=dict)  # square -> field id
+    cottages: dict[str, dict[str, Any]] = field(default_factory=dict)  # "s-n" -> owner, number, gap, house
+    fences: list[dict[str, Any]] = field(default_factory=list)  # id, owner, gap, cell
+    next_fence: int = 1
+    workers: dict[Key, Seat] = field(default_factory=dict)  # square -> seat, this round
+    bag: list[str] = field(default_factory=list)  # field tiles still to draw (secret order)
+    drawn: str | None = None  # the field tile being placed in set-up
+    setup_turn: int = 0
+    # the Keythedral mat
+    rows: dict[str, list[str]] = field(default_factory=dict)  # "4" -> tile ids left, slot order
+    face_up: list[int] = field(default_factory=list)  # row values turned face up
+    discounts: dict[str, int] = field(default_factory=dict)  # tile -> cubes off (Guild Discount)
+    surcharges: dict[str, list[Colour]] = field(default_factory=dict)  # tile -> cubes added
+    markers: dict[str, int] = field(default_factory=dict)  # cottage number -> work order marker
+    marker: int = 1  # the next work order marker to place
+    decree: Seat | None = None  # Royal Decree: places every remaining marker
+    activation: dict[str, Any] | None = None  # number, queue of seats, workers left
+    # Keytown and the store
+    store: dict[Colour, int] = field(default_factory=dict)  # basic cubes in the box
+    craft: dict[Colour, int] = field(default_factory=dict)  # craft cubes on the Keytown mat
+    spent: dict[Colour, int] = field(default_factory=dict)  # spent craft cubes beside the mat
+    law_deck: list[str] = field(default_factory=list)
+    law_slots: list[str | None] = field(default_factory=list)  # the face-down new laws
+    played: list[str] = field(default_factory=list)  # law cards played, in order
+    # the round in progress
+    collect_queue: list[Seat] = field(default_factory=list)
+    actor: Seat = 0
+    passes: int = 0  # passes in succession
+    extra: int = 0  # Foreman: more actions for the actor
+    closing: bool = False  # a new law was taken: Phase 3 ends after this action
+    auction: dict[str, Any] | None = None
+    effects: dict[str, list[Any]] = field(default_factory=dict)  # laws in force this phase
+    pending: dict[str, Any] | None = None  # a choice with several steps, in progress
+    log: list[str] = field(default_factory=list)
+
+
+# --- Small words ---
+
+def seat_ref(seat: Seat) -> str:
+    return f"{{seat{seat}}}"
+
+
+def cube_name(colour: Colour) -> str:
+    return CUBES[colour].name
+
+
+def cubes_text(counts: dict[Colour, int] | Counter) -> str:
+    """"2 timber and 1 stone" in colour order; "nothing" for none."""
+    parts = [f"{n} {cube_name(c)}" for c in COLOURS if (n := counts.get(c, 0))]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def cost_text(cost: list[Colour] | tuple[Colour, ...]) -> str:
+    return cubes_text(Counter(cost))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def key(x: int, y: int) -> Key:
+    return f"{x},{y}"
+
+
+def xy(k: Key) -> tuple[int, int]:
+    a, b = k.split(",")
+    return int(a), int(b)
+
+
+def cottage_id(seat: Seat, number: int) -> str:
+    return f"{seat}-{number}"
+
+
+def turn_order(g: Game, first: Seat) -> list[Seat]:
+    n = len(g.players)
+    return [(first + k) % n for k in range(n)]
+
+
+def is_strategic(g: Game) -> bool:
+    return bool(g.options.get("strategic"))
+
+
+def rng_draw(g: Game, use: Callable[[Rng], Any]) -> Any:
+    rng = Rng(g.rng)
+    out = use(rng)
+    g.rng = rng.state
+    return out
+
+
+# --- Geometry: fields, gaps, fences ---
+
+def gap_cells(gap: Key) -> list[Key]:
+    """The four squares meeting at a gap (the fields a cottage there may use)."""
+    i, j = xy(gap)
+    return [key(i - 1, j - 1), key(i, j - 1), key(i - 1, j), key(i, j)]
+
+
+def cell_gaps(cell: Key) -> list[Key]:
+    x, y = xy(cell)
+    return [key(x, y), key(x + 1, y), key(x, y + 1), key(x + 1, y + 1)]
+
+
+def gap_fields(g: Game, gap: Key) -> list[Key]:
+    return [c for c in gap_cells(gap) if c in g.fields]
+
+
+def occupied_gaps(g: Game) -> dict[Key, str]:
+    """Gap -> "K" for the Keythedral or the cottage id standing there."""
+    out = {KEYTHEDRAL: "K"}
+    for cid, cot in g.cottages.items():
+        if cot["gap"] is not None:
+            out[cot["gap"]] = cid
+    return out
+
+
+def is_fenced(g: Game, gap: Key, cell: Key) -> bool:
+    return any(f["gap"] == gap and f["cell"] == cell for f in g.fences)
+
+
+def open_fields(g: Game, gap: Key) -> list[Key]:
+    """The fields next to a gap that no fence shuts off from it."""
+    return [c for c in gap_fields(g, gap) if not is_fenced(g, gap, c)]
+
+
+def is_fully_fenced(g: Game, gap: Key) -> bool:
+    return bool(gap_fields(g, gap)) and not open_fields(g, gap)
+
+
+def empty_gaps(g: Game) -> list[Key]:
+    """Unoccupied gaps touching at least one field, in reading order."""
+    taken = occupied_gaps(g)
+    found = {gp for cell in g.fields for gp in cell_gaps(cell) if gp not in taken}
+    return sorted(found, key=lambda k: (xy(k)[1], xy(k)[0]))
+
+
+def field_places(g: Game) -> list[Key]:
+    """Set-up: empty squares sharing an edge with a field, or touching an occupied gap."""
+    near: set[Key] = set()
+    for cell in g.fields:
+        x, y = xy(cell)
+        near |= {key(x + 1, y), key(x - 1, y), key(x, y + 1), key(x, y - 1)}
+    for gap in occupied_gaps(g):
+        near |= set(gap_cells(gap))
+    return sorted((c for c in near if c not in g.fields), key=lambda k: (xy(k)[1], xy(k)[0]))
+
+
+def cottage_places(g: Game) -> list[Key]:
+    """Where a cottage may be (re-)placed: an empty gap touching a field not fenced off
+    from it (a gap whose every field is fenced would leave it fully fenced at once)."""
+    return [gp for gp in empty_gaps(g) if open_fields(g, gp)]
+
+
+def fence_slots(g: Game) -> list[tuple[Key, Key]]:
+    """(gap, field) pairs next to a cottage or house with no fence yet."""
+    out = []
+    for cot in g.cottages.values():
+        if cot["gap"] is None:
+            continue
+        out += [(cot["gap"], c) for c in gap_fields(g, cot["gap"]) if not is_fenced(g, cot["gap"], c)]
+    return sorted(out, key=lambda s: (xy(s[0])[1], xy(s[0])[0], xy(s[1])[1], xy(s[1])[0]))
+
+
+def field_id_at(g: Game, cell: Key) -> str:
+    return g.fields[cell]
+
+
+def cell_of_field(g: Game, field_id: str) -> Key:
+    return next(c for c, f in g.fields.items() if f == field_id)
+
+
+def field_name(field_id: str) -> str:
+    return FIELD_TYPES[FIELDS[field_id].type].name
+
+
+# --- Cubes: holding, paying, the store ---
+
+def basic_count(p: Player) -> int:
+    return sum(p.cubes[c] for c in BASIC)
+
+
+def cube_count(p: Player) -> int:
+    return sum(p.cubes.values())
+
+
+def can_pay(p: Player, cost: list[Colour] | tuple[Colour, ...]) -> bool:
+    return all(p.cubes[c] >= n for c, n in Counter(cost).items())
+
+
+def return_cube(g: Game, colour: Colour, n: int = 1) -> None:
+    """Paid cubes: basic ones go back to the store, craft ones beside the Keytown mat."""
+    if colour in BASIC:
+        g.store[colour] += n
+    else:
+        g.spent[colour] += n
+
+
+def pay(g: Game, p: Player, cost: list[Colour] | tuple[Colour, ...] | Counter, to: Player | None = None) -> None:
+    counts = Counter(cost)
+    for colour, n in counts.items():
+        if p.cubes[colour] < n:
+            raise IllegalAction(f"You do not have {plural(n, cube_name(colour) + ' cube')}.")
+    for colour, n in counts.items():
+        p.cubes[colour] -= n
+        if to is None:
+            return_cube(g, colour, n)
+        else:
+            to.cubes[colour] += n
+
+
+def craft_available(g: Game, colour: Colour) -> bool:
+    return g.craft[colour] + g.spent[colour] > 0
+
+
+def take_craft(g: Game, p: Player, colour: Colour) -> None:
+    """From the Keytown mat; once it has none, a spent cube from beside the mat."""
+    if g.craft[colour]:
+        g.craft[colour] -= 1
+    else:
+        g.spent[colour] -= 1
+    p.cubes[colour] += 1
+
+
+# --- Setup ---
+
+def setup(players: int, options: dict[str, Any], seed: int) -> Game:
+    """Shuffle the rows, the law cards and the field bag; lay the four start fields; the
+    start player is drawn at random; then the landscape is laid in play."""
+    if not 2 <= players <= 5:
+        raise IllegalAction("Keythedral is for 2–5 players.")
+    rng = Rng(seed)
+    g = Game(players=[Player(s) for s in range(players)], options=dict(options), rng=0)
+    sizes = ROW_SIZES[options.get("length", "full")]
+    for value in ROW_VALUES:
+        pile = rng.shuffled(sorted(t for t, tile in TILES.items() if tile.value == value))
+        g.rows[str(value)] = pile[:sizes[value]]  # the rest leave the game unseen
+    g.face_up = list(ROW_VALUES) if is_strategic(g) else []
+    g.law_deck = rng.shuffled(sorted(LAWS))
+    g.law_slots = [g.law_deck.pop(0) for _ in range(NEW_LAW_SLOTS)]
+    g.store = {c: CUBES[c].supply for c in BASIC}
+    g.craft = {c: CUBES[c].supply for c in CRAFT}
+    g.spent = {c: 0 for c in CRAFT}
+    g.fields = dict(zip(START_CELLS, START_FIELDS))
+    g.bag = rng.shuffled(sorted(f for f, tile in FIELDS.items() if 2 <= tile.number <= players))
+    g.start = rng.randrange(players)
+    g.rng = rng.state
+    for s in range(players):
+        for n in NUMBERS[:COTTAGES_EACH]:
+            g.cottages[cottage_id(s, n)] = {"owner": s, "number": n, "gap": None, "house": False}
+    g.log.append(f"{seat_ref(g.start)} is the start player.")
+    begin_setup_turn(g)
+    return g
+
+
+def setup_seat(g: Game) -> Seat:
+    return (g.start + g.setup_turn) % len(g.players)
+
+
+def begin_setup_turn(g: Game) -> None:
+    """Draw a field tile from the bag for the next player in turn."""
+    g.drawn = g.bag.pop(0)
+
+
+def setup_options(g: Game, p: Player) -> list[Option]:
+    if g.drawn is not None:
+        return [Option(f"cell:{c}", f"Place the {field_name(g.drawn)} here", "field", f"cell:{c}")
+                for c in field_places(g)]
+    return [Option(f"gap:{gp}", "Place a cottage here", "cottage", f"gap:{gp}")
+            for gp in empty_gaps(g)]
+
+
+def place_field(g: Game, p: Player, option_id: str) -> None:
+    """Set-up: the drawn field goes next to the landscape."""
+    cell = option_id.removeprefix("cell:")
+    g.fields[cell] = g.drawn  # type: ignore[assignment]
+    g.log.append(f"{seat_ref(p.seat)} lays a {field_name(g.drawn)} field.")  # type: ignore[arg-type]
+    g.drawn = None
+
+
+def unplaced_numbers(g: Game, seat: Seat) -> list[int]:
+    return [n for n in NUMBERS if g.cottages[cottage_id(seat, n)]["gap"] is None]
+
+
+def choose_cottage_gap(g: Game, p: Player, option_id: str) -> None:
+    """Set-up: a cottage (any number still in hand) goes diagonally next to any field."""
+    gap = option_id.removeprefix("gap:")
+    numbers = unplaced_numbers(g, p.seat)
+    if len(numbers) == 1:
+        place_cottage(g, p, gap, numbers[0])
+    else:
+        g.pending = {"kind": "number", "seat": p.seat, "gap": gap}
+
+
+def place_cottage(g: Game, p: Player, gap: Key, number: int) -> None:
+    g.cottages[cottage_id(p.seat, number)]["gap"] = gap
+    g.log.append(f"{seat_ref(p.seat)} places cottage {number}.")
+    g.pending = None
+    g.setup_turn += 1
+    if g.setup_turn < COTTAGES_EACH * len(g.players):
+        begin_setup_turn(g)
+        return
+    g.face_up = sorted(set(g.face_up) | {ROW_VALUES[0]})
+    g.log.append("The landscape is complete. The 4 row of building tiles turns face up.")
+    begin_round(g)
+
+
+# --- Phase 1: Place worker counters ---
+
+def begin_round(g: Game) -> None:
+    g.round += 1
+    g.phase = ORDER
+    g.markers, g.marker, g.decree, g.effects = {}, 1, None, {}
+    g.log.append(f"Round {g.round} begins; {seat_ref(g.start)} is the start player.")
+    await_marker(g)
+
+
+def marker_placer(g: Game) -> Seat:
+    """Markers go round clockwise from the start player (some players place several),
+    unless a Royal Decree gave every remaining marker to one player."""
+    if g.decree is not None:
+        return g.decree
+    return (g.start + g.marker - 1) % len(g.players)
+
+
+def free_numbers(g: Game) -> list[int]:
+    return [n for n in NUMBERS if str(n) not in g.markers]
+
+
+def holds_law(g: Game, seat: Seat) -> bool:
+    return bool(g.players[seat].laws)
+
+
+def await_marker(g: Game) -> None:
+    """The next marker; the last one (one number left) is placed without asking unless
+    its placer holds a law card and so may want to play one first."""
+    if g.marker > len(NUMBERS):
+        begin_collect(g)
+        return
+    g.phase = ORDER
+    free = free_numbers(g)
+    if len(free) == 1 and not holds_law(g, marker_placer(g)):
+        place_marker(g, marker_placer(g), free[0])
+
+
+def order_options(g: Game, p: Player) -> list[Option]:
+    out = [Option(f"order:{n}", f"Place work order marker {g.marker} on cottage number {n}",
+                  "order", f"order:{n}") for n in free_numbers(g)]
+    return out + law_play_options(g, p)
+
+
+def choose_order(g: Game, p: Player, option_id: str) -> None:
+    place_marker(g, p.seat, int(option_id.removeprefix("order:")))
+
+
+def place_marker(g: Game, seat: Seat, number: int) -> None:
+    """The marker activates every cottage and house with that number, start player first."""
+    g.markers[str(number)] = g.marker
+    g.log.append(f"{seat_ref(seat)} places work order marker {g.marker} on number {number}.")
+    g.activation = {"number": number, "queue": turn_order(g, g.start), "left": None}
+    g.phase = WORKERS
+    run_activation(g)
+
+
+def workers_sent(g: Game, seat: Seat, number: int) -> int:
+    """A cottage sends one worker, a house two (Labour Levy: cottages too)."""
+    cot = g.cottages[cottage_id(seat, number)]
+    if cot["gap"] is None:
+        return 0
+    return 2 if cot["house"] or seat in g.effects.get("levy", []) else 1
+
+
+def worker_fields(g: Game, seat: Seat, number: int) -> list[Key]:
+    """Empty fields next to the cottage, not fenced off from it (Right of Way ignores
+    fences)."""
+    gap = g.cottages[cottage_id(seat, number)]["gap"]
+    if gap is None:
+        return []
+    reachable = gap_fields(g, gap) if seat in g.effects.get("right_of_way", []) else open_fields(g, gap)
+    return [c for c in reachable if c not in g.workers]
+
+
+def run_activation(g: Game) -> None:
+    """Send workers seat by seat; ask only when there is a real choice of field. A house
+    whose fields are all taken but one places one worker; the other stays home."""
+    act = g.activation
+    assert act is not None
+    number = act["number"]
+    while act["queue"]:
+        seat = act["queue"][0]
+        if act["left"] is None:
+            act["left"] = workers_sent(g, seat, number)
+        free = worker_fields(g, seat, number)
+        if act["left"] and len(free) > act["left"]:
+            return  # a choice for this seat
+        for cell in free[:act["left"]]:
+            put_worker(g, seat, cell)
+        idle = act["left"] - len(free[:act["left"]])
+        if idle:
+            g.log.append(f"{seat_ref(seat)} has no free field for "
+                         f"{'a worker' if idle == 1 else 'two workers'} from number {number}.")
+        act["queue"].pop(0)
+        act["left"] = None
+    g.activation = None
+    g.marker += 1
+    await_marker(g)
+
+
+def put_worker(g: Game, seat: Seat, cell: Key) -> None:
+    g.workers[cell] = seat
+    g.log.append(f"{seat_ref(seat)} sends a worker to a {field_name(g.fields[cell])}.")
+
+
+def worker_options(g: Game, p: Player) -> list[Option]:
+    number = g.activation["number"]  # type: ignore[index]
+    return [Option(f"field:{g.fields[c]}", f"Send a worker to this {field_name(g.fields[c])}",
+                   "worker", f"field:{g.fields[c]}")
+            for c in worker_fields(g, p.seat, number)]
+
+
+def choose_worker_field(g: Game, p: Player, option_id: str) -> None:
+    put_worker(g, p.seat, cell_of_field(g, option_id.removeprefix("field:")))
+    g.activation["left"] -= 1  # type: ignore[index]
+    if not g.activation["left"]:  # type: ignore[index]
+        g.activation["queue"].pop(0)  # type: ignore[index]
+        g.activation["left"] = None  # type: ignore[index]
+    run_activation(g)
+
+
+# --- Phase 2: Collect resource cubes ---
+
+def begin_collect(g: Game) -> None:
+    g.phase = COLLECT
+    g.effects = {}
+    g.collect_queue = turn_order(g, g.start)
+    run_collect(g)
+
+
+def run_collect(g: Game) -> None:
+    """Start player first. A player holding law cards is asked first (they may play a
+    Phase 2 card); everyone else collects at once."""
+    while g.collect_queue:
+        seat = g.collect_queue[0]
+        if holds_law(g, seat):
+            return
+        collect(g, seat)
+    begin_actions(g)
+
+
+def collect_options(g: Game, p: Player) -> list[Option]:
+    return [Option("collect", "Collect your cubes", "collect")] + law_play_options(g, p)
+
+
+def choose_collect(g: Game, p: Player, option_id: str) -> None:
+    collect(g, p.seat)
+    run_collect(g)
+
+
+def collect(g: Game, seat: Seat) -> None:
+    """One cube per worker of its field's colour from the store; nothing when the store
+    has run out of it. Bumper Harvest and Granary Rights add one; Blight stops a type."""
+    gained: Counter = Counter()
+    short = False
+    for cell, owner in g.workers.items():
+        if owner != seat:
+            continue
+        colour = FIELDS[g.fields[cell]].colour
+        if colour in g.effects.get("blight", []):
+            continue
+        want = 1 + g.effects.get("bumper", []).count(colour) + g.effects.get("granary", []).count(seat)
+        got = min(want, g.store[colour])
+        short |= got < want
+        g.store[colour] -= got
+        g.players[seat].cubes[colour] += got
+        gained[colour] += got
+    g.collect_queue.remove(seat)
+    note = " (the store ran short)" if short else ""
+    g.log.append(f"{seat_ref(seat)} collects {cubes_text(gained)}{note}.")
+
+
+# --- Phase 3: Take actions ---
+
+def begin_actions(g: Game) -> None:
+    g.phase = ACTIONS
+    g.effects = {k: v for k, v in g.effects.items() if k not in ("bumper", "blight", "granary")}
+    g.actor, g.passes, g.extra, g.closing = g.start, 0, 0, False
+    g.log.append("Phase 3: actions, starting with the start player.")
+
+
+def action_options(g: Game, p: Player) -> list[Option]:
+    """Everything the actor can afford now, in a fixed order."""
+    out = [Option(f"tile:{t}", f"Acquire this building tile ({cost_text(tile_cost(g, t))})",
+                  "tile", f"tile:{t}") for t in buyable_tiles(g) if tile_variants(g, p, t)]
+    if can_pay(p, HOUSE_COST):
+        out += [Option(f"house:{n}", f"Turn cottage {n} into a house (1 stone, 1 timber)",
+                       "house", f"cottage:{cottage_id(p.seat, n)}") for n in cottage_numbers(g, p.seat)]
+    if p.fences and can_pay(p, FENCE_COST) and fence_slots(g):
+        out.append(Option("fence", "Build a fence (1 timber)", "fence"))
+    if g.fences and can_pay(p, UNFENCE_COST):
+        out.append(Option("unfence", "Remove a fence (2 wine)", "fence"))
+    out += [Option(f"craft:{c}", f"Buy {a_cube(c)} cube ({CUBES[c].price} basic cubes)",
+                   "craft", f"craft:{c}")
+            for c in CRAFT if craft_available(g, c) and basic_count(p) >= CUBES[c].price]
+    if basic_count(p) >= trade_price(g, p.seat):
+        out.append(Option("trade", f"Trade {trade_price(g, p.seat)} basic cubes for 1", "trade"))
+    if cube_count(p) >= LAW_PRICE:
+        out += [Option(f"law:{i}", "Take this new law card (1 cube)", "law", f"newlaw:{i}")
+                for i, card in enumerate(g.law_slots) if card is not None]
+    return out + law_play_options(g, p) + [Option("pass", "Pass", "pass")]
+
+
+def a_cube(colour: Colour) -> str:
+    name = cube_name(colour)
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def finish_action(g: Game, seat: Seat) -> None:
+    """After any action but a pass: the phase closes after a new law was taken; Foreman
+    keeps the same player; otherwise the next player clockwise acts."""
+    g.passes = 0
+    if g.phase == OVER:
+        return
+    if g.closing:
+        end_actions(g)
+    elif g.extra:
+        g.extra -= 1
+    else:
+        g.actor = (seat + 1) % len(g.players)
+
+
+def choose_pass(g: Game, p: Player, option_id: str) -> None:
+    """A player who passes may act again later, unless everyone passes in succession."""
+    g.passes += 1
+    g.extra = 0
+    g.log.append(f"{seat_ref(p.seat)} passes.")
+    if g.passes >= len(g.players):
+        end_actions(g)
+    else:
+        g.actor = (p.seat + 1) % len(g.players)
+
+
+# --- Action A: Acquire a building tile ---
+
+def open_row(g: Game) -> int | None:
+    """The lowest row with tiles left: the only one that may be bought from."""
+    return next((v for v in ROW_VALUES if g.rows[str(v)]), None)
+
+
+def buyable_tiles(g: Game) -> list[str]:
+    row = open_row(g)
+    return list(g.rows[str(row)]) if row is not None and row in g.face_up else []
+
+
+def face_up_tiles(g: Game) -> list[str]:
+    return [t for v in ROW_VALUES if v in g.face_up for t in g.rows[str(v)]]
+
+
+def tile_cost(g: Game, tile: str) -> list[Colour]:
+    """Printed cost plus Building Tax cubes (Guild Discounts are taken off by the buyer)."""
+    return list(TILES[tile].cost) + list(g.surcharges.get(tile, []))
+
+
+def tile_variants(g: Game, p: Player, tile: str) -> list[tuple[Colour, ...]]:
+    """Every cost the buyer could pay: with a Guild Discount they choose which cubes come
+    off. Only the ones they can afford."""
+    cost = sorted(tile_cost(g, tile), key=COLOURS.index)
+    off = min(g.discounts.get(tile, 0), len(cost))
+    variants = {tuple(c for k, c in enumerate(cost) if k not in drop)
+                for drop in combinations(range(len(cost)), off)}
+    return sorted((v for v in variants if can_pay(p, v)), key=lambda v: [COLOURS.index(c) for c in v])
+
+
+def choose_tile(g: Game, p: Player, option_id: str) -> None:
+    tile = option_id.removeprefix("tile:")
+    variants = tile_variants(g, p, tile)
+    if len(variants) == 1:
+        acquire(g, p, tile, variants[0])
+    else:
+        g.pending = {"kind": "drop", "seat": p.seat, "tile": tile, "dropped": []}
+
+
+def drop_options(g: Game, p: Player) -> list[Option]:
+    pend = g.pending
+    cost = Counter(tile_cost(g, pend["tile"]))
+    left = cost - Counter(pend["dropped"])
+    out = []
+    for colour in COLOURS:
+        if left[colour] and any_variant(g, p, pend["tile"], pend["dropped"] + [colour]):
+            out.append(Option(f"drop:{colour}", f"Leave out one {cube_name(colour)} (Guild Discount)",
+                              "drop", f"cube:{colour}"))
+    return out + [cancel_option()]
+
+
+def any_variant(g: Game, p: Player, tile: str, dropped: list[Colour]) -> bool:
+    """Some affordable way of taking the discount leaves out at least these cubes."""
+    cost = Counter(tile_cost(g, tile))
+    return any(Counter(dropped) <= cost - Counter(v) for v in tile_variants(g, p, tile))
+
+
+def choose_drop(g: Game, p: Player, option_id: str) -> None:
+    pend = g.pending
+    pend["dropped"].append(option_id.removeprefix("drop:"))
+    tile = pend["tile"]
+    off = min(g.discounts.get(tile, 0), len(tile_cost(g, tile)))
+    if len(pend["dropped"]) == off:
+        g.pending = None
+        cost = list((Counter(tile_cost(g, tile)) - Counter(pend["dropped"])).elements())
+        acquire(g, p, tile, tuple(cost))
+
+
+def acquire(g: Game, p: Player, tile: str, cost: tuple[Colour, ...]) -> None:
+    """Pay the exact cost into the store and keep the tile behind the screen. When a row
+    is emptied the next one turns face up; the last tile ends the game at once."""
+    value = TILES[tile].value
+    pay(g, p, cost)
+    g.rows[str(value)].remove(tile)
+    g.discounts.pop(tile, None)
+    g.surcharges.pop(tile, None)
+    p.tiles.append(tile)
+    g.log.append(f"{seat_ref(p.seat)} acquires a building tile from the {value} row.")
+    if open_row(g) is None:
+        g.phase = OVER
+        g.pending = None
+        g.log.append("The last building tile is gone: the Keythedral is complete and the game ends.")
+        return
+    if not g.rows[str(value)]:
+        nxt = open_row(g)
+        if nxt not in g.face_up:
+            g.face_up = sorted(set(g.face_up) | {nxt})  # type: ignore[arg-type]
+            g.log.append(f"The {value} row is complete; the {nxt} row turns face up.")
+        else:
+            g.log.append(f"The {value} row is complete; the {nxt} row may now be bought.")
+    finish_action(g, p.seat)
+
+
+# --- Action B: Convert a cottage into a house ---
+
+def cottage_numbers(g: Game, seat: Seat) -> list[int]:
+    """The seat's cottages still light side up, on the landscape."""
+    return [n for n in NUMBERS if not g.cottages[cottage_id(seat, n)]["house"]
+            and g.cottages[cottage_id(seat, n)]["gap"] is not None]
+
+
+def choose_house(g: Game, p: Player, option_id: str) -> None:
+    pay(g, p, HOUSE_COST)
+    make_house(g, p, int(option_id.removeprefix("house:")))
+    finish_action(g, p.seat)
+
+
+def make_house(g: Game, p: Player, number: int) -> None:
+    g.cottages[cottage_id(p.seat, number)]["house"] = True
+    g.log.append(f"{seat_ref(p.seat)} turns cottage {number} into a house.")
+
+
+# --- Action C: Build or remove a fence ---
+
+def choose_fence(g: Game, p: Player, option_id: str) -> None:
+    g.pending = {"kind": "slot", "seat": p.seat}
+
+
+def slot_options(g: Game, p: Player) -> list[Option]:
+    out = []
+    for gap, cell in fence_slots(g):
+        owner = occupied_gaps(g)[gap]
+        out.append(Option(f"fence:{gap}/{cell}",
+                          f"Fence cottage {g.cottages[owner]['number']} of "
+                          f"player {g.cottages[owner]['owner'] + 1} off this {field_name(g.fields[cell])}",
+                          "fence", f"slot:{gap}/{cell}"))
+    return out + [cancel_option()]
+
+
+def choose_slot(g: Game, p: Player, option_id: str) -> None:
+    gap, cell = option_id.removeprefix("fence:").split("/")
+    law = g.pending.get("law")
+    if law is None:
+        pay(g, p, FENCE_COST)
+    g.pending = None
+    if law is not None:
+        discard_law(g, p, law)
+    build_fence(g, p, gap, cell)
+
+
+def build_fence(g: Game, p: Player, gap: Key, cell: Key) -> None:
+    """One of the player's three fences between a cottage or house and a field. A fully
+    fenced cottage or house is re-placed at once by its owner."""
+    p.fences -= 1
+    g.fences.append({"id": g.next_fence, "owner": p.seat, "gap": gap, "cell": cell})
+    g.next_fence += 1
+    cid = occupied_gaps(g)[gap]
+    cot = g.cottages[cid]
+    what = "house" if cot["house"] else "cottage"
+    g.log.append(f"{seat_ref(p.seat)} builds a fence between {seat_ref(cot['owner'])}'s "
+                 f"{what} {cot['number']} and a {field_name(g.fields[cell])}.")
+    if is_fully_fenced(g, gap):
+        g.log.append(f"{seat_ref(cot['owner'])}'s {what} {cot['number']} is fully fenced and must move.")
+        g.pending = {"kind": "reposition", "seat": cot["owner"], "cottage": cid, "actor": p.seat}
+        return
+    finish_action(g, p.seat)
+
+
+def reposition_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"gap:{gp}", "Move it here", "reposition", f"gap:{gp}") for gp in cottage_places(g)]
+
+
+def choose_reposition(g: Game, p: Player, option_id: str) -> None:
+    """The cottage keeps its side (a house stays a house); the fences stay where they are."""
+    pend = g.pending
+    cot = g.cottages[pend["cottage"]]
+    cot["gap"] = option_id.removeprefix("gap:")
+    g.pending = None
+    g.log.append(f"{seat_ref(p.seat)} moves {'house' if cot['house'] else 'cottage'} {cot['number']} "
+                 "to a new place.")
+    finish_action(g, pend["actor"])
+
+
+def choose_unfence(g: Game, p: Player, option_id: str) -> None:
+    g.pending = {"kind": "unfence", "seat": p.seat}
+
+
+def unfence_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"remove:{f['id']}", f"Remove this fence of player {f['owner'] + 1}",
+                   "unfence", f"fence:{f['id']}") for f in g.fences] + [cancel_option()]
+
+
+def choose_remove(g: Game, p: Player, option_id: str) -> None:
+    """Any player's fence; it leaves the game for good."""
+    fence_id = int(option_id.removeprefix("remove:"))
+    law = g.pending.get("law")
+    if law is None:
+        pay(g, p, UNFENCE_COST)
+    else:
+        discard_law(g, p, law)
+    g.pending = None
+    fence = next(f for f in g.fences if f["id"] == fence_id)
+    g.fences.remove(fence)
+    g.log.append(f"{seat_ref(p.seat)} removes a fence of {seat_ref(fence['owner'])}; it leaves the game.")
+    finish_action(g, p.seat)
+
+
+# --- Paying cube by cube (craft cubes, trading, law cards, the auction) ---
+
+def start_payment(g: Game, p: Player, need: int, allow: str, purpose: dict[str, Any],
+                  cancel: bool = True) -> None:
+    g.pending = {"kind": "pay", "seat": p.seat, "need": need, "paid": {}, "allow": allow,
+                 "purpose": purpose, "cancel": cancel}
+    settle_if_forced(g, p)
+
+
+def payable(g: Game, p: Player) -> dict[Colour, int]:
+    pend = g.pending
+    colours = BASIC if pend["allow"] == "basic" else COLOURS
+    return {c: p.cubes[c] - pend["paid"].get(c, 0) for c in colours if p.cubes[c] - pend["paid"].get(c, 0) > 0}
+
+
+def settle_if_forced(g: Game, p: Player) -> None:
+    """Fill the payment without asking when there is no real choice left: one colour
+    only, or every payable cube is needed."""
+    pend = g.pending
+    left = pend["need"] - sum(pend["paid"].values())
+    avail = payable(g, p)
+    if left > 0 and (len(avail) == 1 or sum(avail.values()) == left):
+        for c, n in avail.items():
+            take = min(n, left)
+            pend["paid"][c] = pend["paid"].get(c, 0) + take
+            left -= take
+    if left <= 0:
+        g.pending = None
+        finish_payment(g, p, Counter(pend["paid"]), pend["purpose"])
+
+
+def pay_options(g: Game, p: Player) -> list[Option]:
+    pend = g.pending
+    left = pend["need"] - sum(pend["paid"].values())
+    out = [Option(f"pay:{c}", f"Pay {a_cube(c)} cube ({left} still to pay)", "pay", f"cube:{c}")
+           for c in payable(g, p)]
+    return out + ([cancel_option()] if pend["cancel"] else [])
+
+
+def choose_pay(g: Game, p: Player, option_id: str) -> None:
+    colour = option_id.removeprefix("pay:")
+    g.pending["paid"][colour] = g.pending["paid"].get(colour, 0) + 1
+    settle_if_forced(g, p)
+
+
+def finish_payment(g: Game, p: Player, paid: Counter, purpose: dict[str, Any]) -> None:
+    what = purpose["for"]
+    if what == "craft":
+        buy_craft(g, p, paid, purpose["colour"])
+    elif what == "trade":
+        g.pending = {"kind": "get", "seat": p.seat, "count": 1, "got": [], "paid": dict(paid),
+                     "for": "trade"}
+    elif what == "law":
+        take_law(g, p, paid, purpose["slot"])
+    elif what == "auction":
+        pay_auction(g, p, paid)
+
+
+# --- Action D: Purchase a craft cube ---
+
+def choose_craft(g: Game, p: Player, option_id: str) -> None:
+    colour = option_id.removeprefix("craft:")
+    start_payment(g, p, CUBES[colour].price, "basic", {"for": "craft", "colour": colour})
+
+
+def buy_craft(g: Game, p: Player, paid: Counter, colour: Colour) -> None:
+    """Basic cubes to the store; the craft cube from the mat, or a spent one if the mat
+    has none left."""
+    reused = g.craft[colour] == 0
+    pay(g, p, paid)
+    take_craft(g, p, colour)
+    g.log.append(f"{seat_ref(p.seat)} buys {a_cube(colour)} cube"
+                 f"{' (a spent one: the mat had none left)' if reused else ''}.")
+    finish_action(g, p.seat)
+
+
+# --- Action E: Trade with the resource supply ---
+
+def trade_price(g: Game, seat: Seat) -> int:
+    """Two basic cubes for one (Honest Trader: one for one)."""
+    return 1 if seat in g.effects.get("honest", []) else TRADE_GIVE
+
+
+def choose_trade(g: Game, p: Player, option_id: str) -> None:
+    start_payment(g, p, trade_price(g, p.seat), "basic", {"for": "trade"})
+
+
+def get_options(g: Game, p: Player) -> list[Option]:
+    """Basic cubes the store can give (a trade's paid cubes count as back in the store)."""
+    pend = g.pending
+    store = Counter(g.store) + Counter(pend.get("paid", {})) - Counter(pend["got"])
+    verb = "Take" if pend["for"] == "grant" else "Get"
+    out = [Option(f"get:{c}", f"{verb} {a_cube(c)} cube", "get", f"store:{c}")
+           for c in BASIC if store[c] > 0]
+    return out + [cancel_option()]
+
+
+def choose_get(g: Game, p: Player, option_id: str) -> None:
+    pend = g.pending
+    pend["got"].append(option_id.removeprefix("get:"))
+    left = min(pend["count"], len(pend["got"]) + sum((Counter(g.store) - Counter(pend["got"])).values()))
+    if len(pend["got"]) < left:
+        return
+    g.pending = None
+    if pend["for"] == "trade":
+        pay(g, p, Counter(pend["paid"]))
+        for c in pend["got"]:
+            g.store[c] -= 1
+            p.cubes[c] += 1
+        g.log.append(f"{seat_ref(p.seat)} trades {plural(sum(pend['paid'].values()), 'basic cube')} "
+                     f"for {cubes_text(Counter(pend['got']))}.")
+        finish_action(g, p.seat)
+    else:  # Royal Grant
+        discard_law(g, p, pend["law"])
+        for c in pend["got"]:
+            g.store[c] -= 1
+            p.cubes[c] += 1
+        g.log.append(f"{seat_ref(p.seat)} takes {cubes_text(Counter(pend['got']))} from the store.")
+        finish_action(g, p.seat)
+
+
+# --- Action F: Take a new law card ---
+
+def choose_law_slot(g: Game, p: Player, option_id: str) -> None:
+    start_payment(g, p, LAW_PRICE, "any", {"for": "law", "slot": int(option_id.removeprefix("law:"))})
+
+
+def take_law(g: Game, p: Player, paid: Counter, slot: int) -> None:
+    """The card is face down: only its taker learns it. Taking one ends Phase 3 (after the
+    taker may play it at once, if it is a Phase 3 card)."""
+    pay(g, p, paid)
+    card = g.law_slots[slot]
+    g.law_slots[slot] = None
+    p.laws.append(card)  # type: ignore[arg-type]
+    g.closing = True
+    g.log.append(f"{seat_ref(p.seat)} takes a new law card; Phase 3 ends after this action.")
+    g.pending = {"kind": "new_law", "seat": p.seat, "card": card}
+
+
+def new_law_options(g: Game, p: Player) -> list[Option]:
+    card = g.pending["card"]
+    play = [o for o in law_play_options(g, p) if o.id == f"play:{card}"]
+    return play + [Option("keep", "Keep the card for later", "keep")]
+
+
+def choose_keep(g: Game, p: Player, option_id: str) -> None:
+    g.pending = None
+    finish_action(g, p.seat)
+
+
+# --- Action G: Pass (above, with finish_action) ---
+
+# --- Law cards: playing them ---
+
+def law_play_options(g: Game, p: Player) -> list[Option]:
+    """Cards the player may play now: in their phase, when they would have an effect."""
+    phase = PHASE_NUMBER.get(g.phase)
+    out = []
+    for card_id in p.laws:
+        card = LAWS[card_id]
+        if card.phase == phase and LAW_EFFECTS[card.effect].can(g, p, card_id):
+            out.append(Option(f"play:{card_id}", f"Play {card.name}", "play", f"law:{card_id}"))
+    return out
+
+
+def choose_play(g: Game, p: Player, option_id: str) -> None:
+    card_id = option_id.removeprefix("play:")
+    back = g.pending
+    g.pending = None
+    LAW_EFFECTS[LAWS[card_id].effect].play(g, p, card_id)
+    if g.pending is not None and g.pending.get("law") == card_id:
+        g.pending["back"] = back  # a choice to make; "cancel" returns to where it was
+
+
+def discard_law(g: Game, p: Player, card_id: str) -> None:
+    """A played card is read out and leaves the game."""
+    p.laws.remove(card_id)
+    g.played.append(card_id)
+    card = LAWS[card_id]
+    g.log.append(f"{seat_ref(p.seat)} plays the law {card.name}: {card.text}")
+
+
+def after_law(g: Game, p: Player) -> None:
+    """Carry on with the phase in which a card without further choices was played."""
+    if g.phase == ORDER:
+        await_marker(g)
+    elif g.phase == COLLECT:
+        run_collect(g)
+    elif g.phase == ACTIONS:
+        finish_action(g, p.seat)
+
+
+@dataclass(frozen=True)
+class LawEffect:
+    can: Callable[[Game, Player, str], bool]
+    play: Callable[[Game, Player, str], None]
+
+
+def _instant(effect: Callable[[Game, Player, str], None]) -> Callable[[Game, Player, str], None]:
+    def play(g: Game, p: Player, card_id: str) -> None:
+        discard_law(g, p, card_id)
+        effect(g, p, card_id)
+        after_law(g, p)
+    return play
+
+
+def _flag(name: str, value: Callable[[Game, Player, str], Any] = lambda g, p, c: p.seat):
+    def effect(g: Game, p: Player, card_id: str) -> None:
+        g.effects.setdefault(name, []).append(value(g, p, card_id))
+    return effect
+
+
+def _choose(kind: str, **extra: Any) -> Callable[[Game, Player, str], None]:
+    """A card whose effect needs a choice first; it is discarded once the choice is made."""
+    def play(g: Game, p: Player, card_id: str) -> None:
+        g.pending = {"kind": kind, "seat": p.seat, "law": card_id, **copy.deepcopy(extra)}
+    return play
+
+
+def _decree(g: Game, p: Player, card_id: str) -> None:
+    g.decree = p.seat
+
+
+def _gift(g: Game, p: Player, card_id: str) -> None:
+    take_craft(g, p, "white")
+    g.log.append(f"{seat_ref(p.seat)} takes an ironwork cube.")
+
+
+def _foreman(g: Game, p: Player, card_id: str) -> None:
+    g.extra += LAWS[card_id].amount
+
+
+def _favour(g: Game, p: Player, card_id: str) -> None:
+    discard_law(g, p, card_id)
+    a = g.auction
+    a["step"], a["winner"], a["amount"] = "start", p.seat, 0
+    g.log.append(f"{seat_ref(p.seat)} wins the start player marker without paying; "
+                 "sealed bids are set aside unseen.")
+
+
+def _patronage(g: Game, p: Player, card_id: str) -> None:
+    discard_law(g, p, card_id)
+    g.auction["bonus"][str(p.seat)] = LAWS[card_id].amount
+
+
+def _phase_open(g: Game, p: Player, c: str) -> bool:
+    return not g.closing
+
+
+LAW_EFFECTS: dict[str, LawEffect] = {
+    # Phase 1
+    "all_markers": LawEffect(lambda g, p, c: g.decree is None and g.marker < len(NUMBERS),
+                             _instant(_decree)),
+    "levy": LawEffect(lambda g, p, c: bool(cottage_numbers(g, p.seat)) and p.seat not in g.effects.get("levy", []),
+                      _instant(_flag("levy"))),
+    "right_of_way": LawEffect(lambda g, p, c: bool(g.fences) and p.seat not in g.effects.get("right_of_way", []),
+                              _instant(_flag("right_of_way"))),
+    # Phase 2
+    "bumper": LawEffect(lambda g, p, c: True, _choose("type")),
+    "blight": LawEffect(lambda g, p, c: True, _choose("type")),
+    "granary": LawEffect(lambda g, p, c: p.seat in g.workers.values() and p.seat not in g.effects.get("granary", []),
+                         _instant(_flag("granary"))),
+    # Phase 3
+    "discount": LawEffect(lambda g, p, c: bool(face_up_tiles(g)), _choose("mark")),
+    "surcharge": LawEffect(lambda g, p, c: bool(face_up_tiles(g)), _choose("mark")),
+    "honest_trader": LawEffect(lambda g, p, c: _phase_open(g, p, c) and p.seat not in g.effects.get("honest", []),
+                               _instant(_flag("honest"))),
+    "free_house": LawEffect(lambda g, p, c: bool(cottage_numbers(g, p.seat)), _choose("mason")),
+    "free_unfence": LawEffect(lambda g, p, c: bool(g.fences), _choose("unfence")),
+    "free_fence": LawEffect(lambda g, p, c: p.fences > 0 and bool(fence_slots(g)), _choose("slot")),
+    "gift": LawEffect(lambda g, p, c: craft_available(g, "white"), _instant(_gift)),
+    "grant": LawEffect(lambda g, p, c: sum(g.store.values()) > 0,
+                       _choose("get", count=2, got=[], **{"for": "grant"})),
+    "extra_actions": LawEffect(_phase_open, _instant(_foreman)),
+    "survey": LawEffect(lambda g, p, c: bool(cottage_places(g)) and any(
+        g.cottages[cottage_id(p.seat, n)]["gap"] for n in NUMBERS), _choose("survey")),
+    # Phase 5
+    "favour": LawEffect(lambda g, p, c: True, _favour),
+    "patronage": LawEffect(lambda g, p, c: g.auction is not None and g.auction["step"] == "bid"
+                           and str(p.seat) not in g.auction["bonus"], _patronage),
+}
+assert {c.effect for c in LAWS.values()} <= set(LAW_EFFECTS), "every law card needs its effect"
+
+
+# --- Law cards: their choices ---
+
+def type_options(g: Game, p: Player) -> list[Option]:
+    verb = "Bumper harvest on" if LAWS[g.pending["law"]].effect == "bumper" else "Blight on"
+    return [Option(f"type:{t}", f"{verb} {ft.name}s", "type", None)
+            for t, ft in FIELD_TYPES.items()] + [cancel_option()]
+
+
+def choose_type(g: Game, p: Player, option_id: str) -> None:
+    card_id = g.pending["law"]
+    ftype = FIELD_TYPES[option_id.removeprefix("type:")]
+    effect = LAWS[card_id].effect
+    g.pending = None
+    discard_law(g, p, card_id)
+    g.effects.setdefault(effect, []).append(ftype.colour)
+    g.log.append(f"{ftype.name.capitalize()}s: "
+                 f"{'one extra cube per worker' if effect == 'bumper' else 'no cubes'} for the rest of this phase.")
+    run_collect(g)
+
+
+def mark_options(g: Game, p: Player) -> list[Option]:
+    verb = "Discount" if LAWS[g.pending["law"]].effect == "discount" else "Tax"
+    if "tile" in g.pending:  # Building Tax: the colour to add
+        tile = g.pending["tile"]
+        return [Option(f"add:{c}", f"Add one {cube_name(c)} to its cost", "tax", f"cube:{c}")
+                for c in COLOURS if c in TILES[tile].cost] + [cancel_option()]
+    return [Option(f"mark:{t}", f"{verb} this tile", "mark", f"tile:{t}")
+            for t in face_up_tiles(g)] + [cancel_option()]
+
+
+def choose_mark(g: Game, p: Player, option_id: str) -> None:
+    tile = option_id.removeprefix("mark:")
+    card_id = g.pending["law"]
+    if LAWS[card_id].effect == "surcharge":
+        g.pending["tile"] = tile
+        return
+    g.pending = None
+    discard_law(g, p, card_id)
+    g.discounts[tile] = g.discounts.get(tile, 0) + LAWS[card_id].amount
+    g.log.append(f"A {TILES[tile].value} tile now costs one cube less.")
+    finish_action(g, p.seat)
+
+
+def choose_add(g: Game, p: Player, option_id: str) -> None:
+    tile, card_id = g.pending["tile"], g.pending["law"]
+    colour = option_id.removeprefix("add:")
+    g.pending = None
+    discard_law(g, p, card_id)
+    g.surcharges.setdefault(tile, []).append(colour)
+    g.log.append(f"A {TILES[tile].value} tile now costs one more {cube_name(colour)}.")
+    finish_action(g, p.seat)
+
+
+def mason_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"house:{n}", f"Turn cottage {n} into a house (free)", "house",
+                   f"cottage:{cottage_id(p.seat, n)}") for n in cottage_numbers(g, p.seat)] + [cancel_option()]
+
+
+def choose_mason(g: Game, p: Player, option_id: str) -> None:
+    card_id = g.pending["law"]
+    g.pending = None
+    discard_law(g, p, card_id)
+    make_house(g, p, int(option_id.removeprefix("house:")))
+    finish_action(g, p.seat)
+
+
+def survey_options(g: Game, p: Player) -> list[Option]:
+    pend = g.pending
+    if "cottage" in pend:
+        here = g.cottages[pend["cottage"]]["gap"]
+        return [Option(f"gap:{gp}", "Move it here", "survey", f"gap:{gp}")
+                for gp in cottage_places(g) if gp != here] + [cancel_option()]
+    return [Option(f"move:{n}", f"Move {'house' if g.cottages[cottage_id(p.seat, n)]['house'] else 'cottage'} {n}",
+                   "survey", f"cottage:{cottage_id(p.seat, n)}")
+            for n in NUMBERS if g.cottages[cottage_id(p.seat, n)]["gap"] is not None] + [cancel_option()]
+
+
+def choose_survey(g: Game, p: Player, option_id: str) -> None:
+    pend = g.pending
+    if option_id.startswith("move:"):
+        pend["cottage"] = cottage_id(p.seat, int(option_id.removeprefix("move:")))
+        return
+    cot = g.cottages[pend["cottage"]]
+    g.pending = None
+    discard_law(g, p, pend["law"])
+    cot["gap"] = option_id.removeprefix("gap:")
+    g.log.append(f"{seat_ref(p.seat)} moves {'house' if cot['house'] else 'cottage'} {cot['number']} "
+                 "to a new place.")
+    finish_action(g, p.seat)
+
+
+# --- Phase 4: Retrieve worker counters and prepare ---
+
+def end_actions(g: Game) -> None:
+    """Workers go home, the markers leave the mat, empty new-law slots are refilled from
+    the deck while it lasts; then Phase 5."""
+    g.workers = {}
+    g.markers = {}
+    g.effects = {}
+    g.closing, g.extra, g.passes = False, 0, 0
+    for i, card in enumerate(g.law_slots):
+        if card is None and g.law_deck:
+            g.law_slots[i] = g.law_deck.pop(0)
+    left = sum(1 for c in g.law_slots if c is not None)
+    g.log.append(f"Phase 4: workers return home; {plural(left, 'new law card')} on offer"
+                 f"{'' if g.law_deck else ' (the law deck is empty)'}.")
+    begin_auction(g)
+
+
+# --- Phase 5: Change start player ---
+
+def begin_auction(g: Game) -> None:
+    """The start player marker passes left; the others bid for it in secret."""
+    g.phase = AUCTION
+    holder = (g.start + 1) % len(g.players)
+    g.start = holder
+    g.auction = {"holder": holder, "step": "bid", "bids": {}, "bonus": {}, "revealed": False,
+                 "winner": None, "amount": 0, "payer": None}
+    g.log.append(f"Phase 5: the start player marker passes to {seat_ref(holder)}; "
+                 "the others bid for it in secret.")
+
+
+def bidders(g: Game) -> list[Seat]:
+    """Everyone but the holder, clockwise from the holder's left (ties go to the first)."""
+    holder = g.auction["holder"]
+    return [s for s in turn_order(g, holder) if s != holder]
+
+
+def auction_to_act(g: Game) -> frozenset[Seat]:
+    a = g.auction
+    if a["step"] == "bid":
+        return frozenset(s for s in bidders(g) if str(s) not in a["bids"])
+    if a["step"] == "match":
+        return frozenset({a["holder"]})
+    if a["step"] == "start":
+        return frozenset({a["winner"]})
+    return frozenset()
+
+
+def auction_options(g: Game, p: Player) -> list[Option]:
+    a = g.auction
+    if a["step"] == "bid":
+        bonus = a["bonus"].get(str(p.seat), 0)
+        out = [Option(f"bid:{n}", bid_label(n, bonus), "bid") for n in range(cube_count(p) + 1)]
+        return out + law_play_options(g, p)
+    if a["step"] == "match":
+        out = []
+        if cube_count(p) >= a["amount"]:
+            out.append(Option("match", f"Match the bid: pay {plural(a['amount'], 'cube')} to the store "
+                                       "and keep the marker", "match"))
+        out.append(Option("decline", f"Let it go for {plural(a['amount'], 'cube')} paid to you", "decline"))
+        return out + law_play_options(g, p)
+    return [Option(f"start:{s}", f"Player {s + 1} starts next round", "start", f"seat:{s}")
+            for s in range(len(g.players))]
+
+
+def bid_label(n: int, bonus: int) -> str:
+    if n == 0 and not bonus:
+        return "Pass (bid nothing)"
+    extra = f" (counts {n + bonus})" if bonus else ""
+    return f"Bid {plural(n, 'cube')}{extra}"
+
+
+def choose_bid(g: Game, p: Player, option_id: str) -> None:
+    a = g.auction
+    a["bids"][str(p.seat)] = int(option_id.removeprefix("bid:"))
+    g.log.append(f"{seat_ref(p.seat)} seals a bid.")
+    if not auction_to_act(g):
+        reveal_bids(g)
+
+
+def reveal_bids(g: Game) -> None:
+    """All bids at once. The highest wins (a tie goes to the first bidder clockwise); the
+    holder may then match it."""
+    a = g.auction
+    a["revealed"] = True
+    worth = {s: a["bids"][str(s)] + a["bonus"].get(str(s), 0) for s in bidders(g)}
+    g.log.append("Bids revealed: " + ", ".join(f"{seat_ref(s)} {worth[s]}" for s in bidders(g)) + ".")
+    best = max(worth.values())
+    if best == 0:
+        a["step"], a["winner"] = "start", a["holder"]
+        g.log.append(f"Nobody bid: {seat_ref(a['holder'])} keeps the marker.")
+        return
+    a["winner"] = next(s for s in bidders(g) if worth[s] == best)
+    a["amount"] = best
+    a["step"] = "match"
+
+
+def choose_match(g: Game, p: Player, option_id: str) -> None:
+    """The holder keeps the marker by paying the bid into the store."""
+    a = g.auction
+    g.log.append(f"{seat_ref(p.seat)} matches the bid of {a['amount']} and keeps the marker.")
+    a["winner"], a["payer"] = p.seat, p.seat
+    begin_auction_payment(g, p, a["amount"])
+
+
+def choose_decline(g: Game, p: Player, option_id: str) -> None:
+    a = g.auction
+    winner = a["winner"]
+    g.log.append(f"{seat_ref(winner)} wins the start player marker.")
+    a["payer"] = winner
+    begin_auction_payment(g, g.players[winner], a["bids"][str(winner)])
+
+
+def begin_auction_payment(g: Game, payer: Player, amount: int) -> None:
+    g.auction["step"] = "pay"
+    if amount == 0:
+        g.auction["step"] = "start"
+        return
+    start_payment(g, payer, amount, "any", {"for": "auction"}, cancel=False)
+
+
+def pay_auction(g: Game, p: Player, paid: Counter) -> None:
+    """The winner pays the holder; a matching holder pays the store. Only the number of
+    cubes is public."""
+    a = g.auction
+    holder = g.players[a["holder"]]
+    if p.seat == holder.seat:
+        pay(g, p, paid)
+        g.log.append(f"{seat_ref(p.seat)} pays {plural(sum(paid.values()), 'cube')} into the store.")
+    else:
+        pay(g, p, paid, to=holder)
+        g.log.append(f"{seat_ref(p.seat)} pays {plural(sum(paid.values()), 'cube')} to {seat_ref(holder.seat)}.")
+    a["step"] = "start"
+
+
+def choose_start(g: Game, p: Player, option_id: str) -> None:
+    """The winner names the next start player (themselves too)."""
+    g.start = int(option_id.removeprefix("start:"))
+    g.auction = None
+    g.log.append(f"{seat_ref(p.seat)} makes {seat_ref(g.start)} the start player.")
+    begin_round(g)
+
+
+# --- Scoring and the end of the game ---
+
+def score_lines(p: Player) -> dict[str, int]:
+    """Building tiles at their value, then leftover cubes: gold 4, stained glass 3,
+    ironwork 2, each basic resource 1."""
+    lines = {"Building tiles": sum(TILES[t].value for t in p.tiles)}
+    for c in reversed(CRAFT):
+        lines[cube_name(c).capitalize()] = p.cubes[c] * CUBES[c].points
+    lines["Basic resources"] = basic_count(p)
+    return lines
+
+
+def scores(g: Game) -> list[SeatScore]:
+    out = []
+    for p in g.players:
+        lines = score_lines(p)
+        out.append(SeatScore(p.seat, sum(lines.values()), lines, (len(p.tiles),),
+                             note=f"{plural(len(p.tiles), 'building tile')}"))
+    return out
+
+
+def result(g: Game) -> Result | None:
+    """Most points wins; a tie goes to the most building tiles; still tied, shared."""
+    if g.phase != OVER:
+        return None
+    seat_scores = scores(g)
+    return Result(seat_scores, winners_by_score(seat_scores),
+                  "The last building tile was acquired: the Keythedral is complete.")
+
+
+# --- Cancelling a choice in progress ---
+
+def cancel_option() -> Option:
+    return Option("cancel", "Cancel", "cancel")
+
+
+def choose_cancel(g: Game, p: Player, option_id: str) -> None:
+    g.pending = g.pending.get("back")
+
+
+# --- The protocol: who acts, what they may choose, applying a choice ---
+
+def to_act(g: Game) -> frozenset[Seat]:
+    if g.pending is not None:
+        return frozenset({g.pending["seat"]})
+    if g.phase == SETUP:
+        return frozenset({setup_seat(g)})
+    if g.phase == ORDER:
+        return frozenset({marker_placer(g)})
+    if g.phase == WORKERS:
+        return frozenset({g.activation["queue"][0]})  # type: ignore[index]
+    if g.phase == COLLECT:
+        return frozenset({g.collect_queue[0]})
+    if g.phase == ACTIONS:
+        return frozenset({g.actor})
+    if g.phase == AUCTION:
+        return auction_to_act(g)
+    return frozenset()
+
+
+PENDING_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
+    "number": lambda g, p: [Option(f"number:{n}", f"Cottage {n}", "number", f"cottage:{cottage_id(p.seat, n)}")
+                            for n in unplaced_numbers(g, p.seat)] + [cancel_option()],
+    "drop": drop_options, "slot": slot_options, "unfence": unfence_options,
+    "reposition": reposition_options, "pay": pay_options, "get": get_options,
+    "new_law": new_law_options, "type": type_options, "mark": mark_options,
+    "mason": mason_options, "survey": survey_options,
+}
+PHASE_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
+    SETUP: setup_options, ORDER: order_options, WORKERS: worker_options,
+    COLLECT: collect_options, ACTIONS: action_options, AUCTION: auction_options,
+}
+CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
+    "cell": place_field, "gap": lambda g, p, o: (choose_cottage_gap if g.phase == SETUP and not g.pending
+                                                 else choose_reposition if g.pending["kind"] == "reposition"
+                                                 else choose_survey)(g, p, o),
+    "number": lambda g, p, o: place_cottage(g, p, g.pending["gap"], int(o.removeprefix("number:"))),
+    "order": choose_order, "field": choose_worker_field, "collect": choose_collect,
+    "tile": choose_tile, "drop": choose_drop, "house": lambda g, p, o: (
+        choose_mason if g.pending else choose_house)(g, p, o),
+    "fence": lambda g, p, o: (choose_slot if ":" in o else choose_fence)(g, p, o),
+    "unfence": choose_unfence, "remove": choose_remove, "craft": choose_craft,
+    "trade": choose_trade, "pay": choose_pay, "get": choose_get, "law": choose_law_slot,
+    "keep": choose_keep, "play": choose_play, "type": choose_type, "mark": choose_mark,
+    "add": choose_add, "move": choose_survey, "pass": choose_pass, "bid": choose_bid,
+    "match": choose_match, "decline": choose_decline, "start": choose_start,
+    "cancel": choose_cancel,
+}
+
+
+def options(g: Game, seat: Seat) -> list[Option]:
+    """Every legal choice for the seat now, in a stable order."""
+    if g.phase == OVER or seat not in to_act(g):
+        return []
+    p = g.players[seat]
+    if g.pending is not None:
+        return PENDING_OPTIONS[g.pending["kind"]](g, p)
+    return PHASE_OPTIONS[g.phase](g, p)
+
+
+def apply(g: Game, seat: Seat, option_id: str) -> Game:
+    """A new game after the seat's choice; the given game is left untouched."""
+    if not isinstance(seat, int) or not 0 <= seat < len(g.players):
+        raise IllegalAction(f"There is no seat {seat!r} in this game.")
+    if g.phase == OVER:
+        raise IllegalAction("The game is over.")
+    if seat not in to_act(g):
+        raise IllegalAction(f"Player {seat + 1} has nothing to choose right now.")
+    if not isinstance(option_id, str) or option_id not in {o.id for o in options(g, seat)}:
+        raise IllegalAction(f"'{option_id}' is not one of Player {seat + 1}'s choices right now.")
+    g = clone(g)
+    CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
+    return g
+
+
+# --- Saving: plain JSON ---
+
+def _plain(value: Any) -> Any:
+    """A copy of plain JSON data (much faster than deepcopy; the log's strings are shared)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def dump(g: Game) -> dict[str, Any]:
+    raw = {k: _plain(v) for k, v in vars(g).items() if k != "players"}
+    raw["players"] = [_plain(vars(p)) for p in g.players]
+    return raw
+
+
+def load(raw: dict[str, Any]) -> Game:
+    players = [Player(**_plain(p)) for p in raw["players"]]
+    return Game(players=players, **{k: _plain(v) for k, v in raw.items() if k != "players"})
+
+
+def clone(g: Game) -> Game:
+    return Game(players=[Player(**_plain(vars(p))) for p in g.players],
+                **{k: _plain(v) for k, v in vars(g).items() if k != "players"})
