@@ -7,7 +7,8 @@ COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
-RUN pip install --no-cache-dir .
+# Editable, so templates/, static/ and migrations/ are found beside app/.
+RUN pip install --no-cache-dir -e .
 RUN useradd --system keydom && chown -R keydom /srv/keydom
 USER keydom
 EXPOSE 8000

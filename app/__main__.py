@@ -22,6 +22,10 @@ def main() -> None:
         workers=int(os.environ.get("WORKERS", "1")),
         proxy_headers=True,
         access_log=False,  # request paths contain seat tokens
+        ws=os.environ.get("WS", "auto"),
+        # Each compressed socket keeps zlib state (tens of KB); views are small anyway.
+        ws_per_message_deflate=os.environ.get("WS_DEFLATE", "0") == "1",
+        ws_max_size=64 * 1024,  # clients only ever send tiny frames
     )
 
 

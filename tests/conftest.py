@@ -52,8 +52,17 @@ def pg_url() -> str:
     return reset_postgres()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def client(request: pytest.FixtureRequest) -> AsyncIterator[httpx.AsyncClient]:
+    """An API client on a fresh database: every API test runs on SQLite and on PostgreSQL
+    (the latter skipped, with the reason, where no PostgreSQL server answers)."""
+    url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+    async with _client_for(url) as c:
+        yield c
+
+
 @pytest.fixture
-async def client(sqlite_url: str) -> AsyncIterator[httpx.AsyncClient]:
+async def sqlite_client(sqlite_url: str) -> AsyncIterator[httpx.AsyncClient]:
     async with _client_for(sqlite_url) as c:
         yield c
 

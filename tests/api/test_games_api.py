@@ -189,7 +189,8 @@ async def test_open_seat_cannot_act_until_claimed(client):
         assert response.status_code == 403 and "Take this seat" in response.json()["detail"]
 
 
-async def test_tokens_are_stored_only_as_hashes(client, sqlite_url):
+async def test_tokens_are_stored_only_as_hashes(sqlite_client, sqlite_url):
+    client = sqlite_client
     import sqlite3
 
     game = await new_game(client)

@@ -1133,7 +1133,7 @@ assert {c.effect for c in LAWS.values()} <= set(LAW_EFFECTS), "every law card ne
 
 def type_options(g: Game, p: Player) -> list[Option]:
     verb = "Bumper harvest on" if LAWS[g.pending["law"]].effect == "bumper" else "Blight on"
-    return [Option(f"type:{t}", f"{verb} {ft.name}s", "type", None)
+    return [Option(f"type:{t}", f"{verb} {ft.name} fields", "type", None)
             for t, ft in FIELD_TYPES.items()] + [cancel_option()]
 
 
@@ -1144,8 +1144,8 @@ def choose_type(g: Game, p: Player, option_id: str) -> None:
     g.pending = None
     discard_law(g, p, card_id)
     g.effects.setdefault(effect, []).append(ftype.colour)
-    g.log.append(f"{ftype.name.capitalize()}s: "
-                 f"{'one extra cube per worker' if effect == 'bumper' else 'no cubes'} for the rest of this phase.")
+    g.log.append(f"For the rest of this phase, workers on {ftype.name} fields collect "
+                 f"{'one extra cube' if effect == 'bumper' else 'nothing'}.")
     run_collect(g)
 
 

@@ -1,0 +1,149 @@
+"""Properties over whole games: random and bot games finish for 2-5 players, replaying
+the log rebuilds the state, no view shows another seat's screen, refusals change nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import app.games.keythedral as kt
+from app.games.keythedral import bot, rules
+from app.games.protocol import IllegalAction
+from app.games.rng import Rng
+
+
+def leaves(value):
+    """Every string in a view, keys included."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from leaves(v)
+    elif isinstance(value, str):
+        yield value
+
+
+def hidden_from_everyone(g):
+    """Face-down law cards, the law deck, face-down tiles, the order of the bag."""
+    face_down = [t for v, row in g.rows.items() if int(v) not in g.face_up for t in row]
+    return {c for c in g.law_slots if c} | set(g.law_deck) | set(face_down)
+
+
+def check_views(g):
+    shown = {seat: kt.view(g, seat) for seat in [None, *range(len(g.players))]}
+    assert shown[None]["private"] is None
+    secret_all = hidden_from_everyone(g)
+    for seat, v in shown.items():
+        strings = set(leaves(v))
+        assert not strings & secret_all, f"seat {seat} sees hidden content {strings & secret_all}"
+        for p in g.players:
+            if p.seat == seat:
+                continue
+            mine = set(p.laws) | set(p.tiles)
+            assert not strings & mine, f"seat {seat} sees seat {p.seat}'s {strings & mine}"
+        for entry in v["public"]["players"]:
+            assert isinstance(entry["cubes"], int) and isinstance(entry["laws"], int)
+        if g.auction and not g.auction["revealed"]:
+            assert v["public"]["auction"]["bids"] is None  # sealed bids stay sealed
+        if seat is not None:
+            assert v["private"]["seat"] == seat
+            assert v["private"]["cubes"] == g.players[seat].cubes
+            assert [c["id"] for c in v["private"]["laws"]] == g.players[seat].laws
+            assert v["private"]["bid"] == (g.auction["bids"].get(str(seat)) if g.auction else None)
+
+
+def play(players, seed, chooser, check_every=0, options=None):
+    g = kt.setup(players, options or {}, seed)
+    rng = random.Random(seed)
+    brng = Rng(seed)
+    actions = []
+    for step in range(6000):
+        if kt.result(g) is not None:
+            return g, actions
+        seat = rng.choice(sorted(kt.to_act(g)))
+        if chooser == "bot":
+            pick = bot.choose(g, seat, brng)
+        else:
+            listed = [o.id for o in kt.options(g, seat)]
+            assert len(listed) == len(set(listed))
+            pick = rng.choice([i for i in listed if i != "cancel"] or listed)
+        g = kt.apply(g, seat, pick)
+        actions.append((seat, pick))
+        if check_every and step % check_every == 0:
+            check_views(g)
+    raise AssertionError(f"{players} players, seed {seed}: no end in 6000 steps")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_finish_and_no_view_leaks(players):
+    g, actions = play(players, 100 + players, "random", check_every=5)
+    result = kt.result(g)
+    assert {s.seat for s in result.scores} == set(range(players))
+    assert result.winners and kt.to_act(g) == frozenset()
+    assert all(not row for row in g.rows.values())
+    check_views(g)
+
+
+@pytest.mark.parametrize("players, options", [(2, {"length": "short"}), (3, {"strategic": True}),
+                                              (4, {}), (5, {"length": "short", "strategic": True})])
+def test_bot_games_finish_in_a_sensible_number_of_rounds(players, options):
+    g, _ = play(players, 7 * players, "bot", check_every=3, options=options)
+    assert 3 <= g.round <= 40
+    tiles = sum(len(p.tiles) for p in g.players)
+    assert tiles == (15 if options.get("length") == "short" else 22)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_replaying_the_log_rebuilds_the_state(players):
+    g, actions = play(players, 40 + players, "random")
+    replayed = kt.setup(players, {}, 40 + players)
+    for seat, option in actions:
+        replayed = kt.apply(replayed, seat, option)
+    assert kt.dump(replayed) == kt.dump(g)
+    assert kt.dump(kt.load(json.loads(json.dumps(kt.dump(g))))) == kt.dump(g)
+
+
+def test_unlisted_choices_are_refused_and_change_nothing():
+    g = kt.setup(3, {}, 17)
+    rng = random.Random(3)
+    for step in range(400):
+        seat = rng.choice(sorted(kt.to_act(g)))
+        listed = [o.id for o in kt.options(g, seat)]
+        if step % 4 == 0:
+            before = json.dumps(kt.dump(g), sort_keys=True)
+            others = [s for s in range(3) if s != seat]
+            foreign = {o.id for s in others for o in kt.options(g, s)} - set(listed)
+            for bogus in sorted(foreign)[:3] + ["tile:12a", "pay:gold", "order:9", "bid:999", ""]:
+                if bogus in listed:
+                    continue
+                with pytest.raises(IllegalAction):
+                    kt.apply(g, seat, bogus)
+            for s in others:
+                if s not in kt.to_act(g):
+                    with pytest.raises(IllegalAction, match="nothing to choose"):
+                        kt.apply(g, s, listed[0])
+            assert json.dumps(kt.dump(g), sort_keys=True) == before
+        g = kt.apply(g, seat, rng.choice([i for i in listed if i != "cancel"] or listed))
+
+
+def test_views_do_not_change_the_state():
+    g, _ = play(2, 5, "bot")
+    before = json.dumps(kt.dump(g), sort_keys=True)
+    for seat in (None, 0, 1):
+        kt.view(g, seat)
+    assert json.dumps(kt.dump(g), sort_keys=True) == before
+
+
+def test_the_log_names_seats_only_by_placeholder():
+    g, _ = play(3, 9, "bot")
+    assert any("{seat2}" in line for line in g.log)
+    assert not any("Player " in line or "seat 1" in line for line in g.log)
+    law_names = {c.name for c in rules.LAWS.values()}
+    played_names = {rules.LAWS[c].name for c in g.played}
+    for line in g.log:
+        for name in law_names - played_names:
+            assert name not in line
