@@ -42,6 +42,9 @@ class Settings:
     create_per_minute: int = field(default_factory=lambda: int(os.environ.get("CREATE_PER_MINUTE", "30")))
     create_burst: int = field(default_factory=lambda: int(os.environ.get("CREATE_BURST", "60")))
 
+    def __post_init__(self) -> None:
+        self.database_url = async_database_url(self.database_url)
+
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
