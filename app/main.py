@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -130,5 +131,57 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+MAX_BODY = 64 * 1024  # the largest honest request (a new game) is well under 2 KB
+
+
+class BodyLimit:
+    """Refuse request bodies over MAX_BODY with 413, whether announced or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+        refused = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit and not refused:
+                    # Answer now; the app sees a client that went away and its reply is dropped.
+                    refused = True
+                    await _too_large(send, self.limit)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        try:
+            await self.app(scope, limited_receive, guarded_send)
+        except Exception:
+            if not refused:
+                raise
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps({"detail": f"The request body is too large (the limit is {limit // 1024} KB)."}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 def _install_security_headers(app: FastAPI) -> None:
+    app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)

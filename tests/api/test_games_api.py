@@ -237,3 +237,24 @@ async def test_spectator_view_never_contains_private_data(client):
     watcher = await look(client, game)
     assert mine["private"] and json.dumps(mine["private"]) not in json.dumps(watcher)
     assert json.dumps(mine["private"]) not in json.dumps(theirs)
+
+
+async def test_oversized_bodies_are_refused_with_413(client):
+    huge = {"title": "tiny-towns", "players": ["A", "B"], "options": {"x": "y" * 100_000}}
+    response = await client.post("/api/games", json=huge)
+    assert response.status_code == 413
+    assert "too large" in response.json()["detail"]
+
+    async def stream():
+        for _ in range(100):
+            yield b"x" * 1024
+
+    streamed = await client.post("/api/games", content=stream(), headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413
+
+
+async def test_huge_option_ids_are_refused_readably(client):
+    game = await new_game(client)
+    response = await act(client, game, 0, "x" * 5000, 0)
+    assert response.status_code == 422
+    assert len(response.json()["detail"]) < 300
