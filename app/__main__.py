@@ -13,6 +13,7 @@ from app.store.migrate import upgrade
 def main() -> None:
     settings = get_settings()
     upgrade(settings.database_url)
+    os.environ["KEYDOM_MIGRATED"] = "1"  # the worker processes need not migrate again
     print(f"Keydom is serving on http://{settings.host}:{settings.port}", flush=True)
     uvicorn.run(
         "app.main:create_app",

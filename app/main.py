@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -33,7 +34,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if migrate:
+        if migrate and not os.environ.get("KEYDOM_MIGRATED"):
             await asyncio.to_thread(upgrade, settings.database_url)
         db = Database(settings.database_url)
         hub = make_hub(settings)

@@ -30,7 +30,13 @@ def run_offline() -> None:
         context.run_migrations()
 
 
+MIGRATION_LOCK = 4_811_707  # any fixed number: one migrator at a time per database
+
+
 def _run(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # Several server processes may start together: let one migrate, the others wait.
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

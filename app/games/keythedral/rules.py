@@ -190,13 +190,6 @@ def is_strategic(g: Game) -> bool:
     return bool(g.options.get("strategic"))
 
 
-def rng_draw(g: Game, use: Callable[[Rng], Any]) -> Any:
-    rng = Rng(g.rng)
-    out = use(rng)
-    g.rng = rng.state
-    return out
-
-
 # --- Geometry: fields, gaps, fences ---
 
 def gap_cells(gap: Key) -> list[Key]:
@@ -268,10 +261,6 @@ def fence_slots(g: Game) -> list[tuple[Key, Key]]:
             continue
         out += [(cot["gap"], c) for c in gap_fields(g, cot["gap"]) if not is_fenced(g, cot["gap"], c)]
     return sorted(out, key=lambda s: (xy(s[0])[1], xy(s[0])[0], xy(s[1])[1], xy(s[1])[0]))
-
-
-def field_id_at(g: Game, cell: Key) -> str:
-    return g.fields[cell]
 
 
 def cell_of_field(g: Game, field_id: str) -> Key:
@@ -541,6 +530,7 @@ def begin_collect(g: Game) -> None:
     g.phase = COLLECT
     g.effects = {}
     g.collect_queue = turn_order(g, g.start)
+    g.log.append("Phase 2: the workers bring in cubes from the store, start player first.")
     run_collect(g)
 
 

@@ -81,7 +81,9 @@ def landscape_view(g: Game) -> dict[str, Any]:
     # Empty places that may matter now: where a field or a cottage could go.
     places = field_places(g) if g.phase == SETUP and g.drawn else []
     gaps = (empty_gaps(g) if g.phase == SETUP and not g.drawn
-            else cottage_places(g) if g.pending and g.pending["kind"] in ("reposition", "survey") else [])
+            else cottage_places(g) if g.pending and (g.pending["kind"] == "reposition" or
+                                                     (g.pending["kind"] == "survey" and "cottage" in g.pending))
+            else [])
     cells = [xy(c) for c in g.fields] + [xy(c) for c in places]
     xs = [x for x, _ in cells] + [xy(gp)[0] - 1 for gp in gaps] + [xy(gp)[0] for gp in gaps]
     ys = [y for _, y in cells] + [xy(gp)[1] - 1 for gp in gaps] + [xy(gp)[1] for gp in gaps]

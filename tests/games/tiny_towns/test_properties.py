@@ -18,6 +18,8 @@ from app.games.tiny_towns import bot
 from app.games.tiny_towns.content import ALL_CARDS, LETTER_OF, MONUMENTS, RESOURCES
 from app.games.tiny_towns.notation import format_game, parse_town
 
+from .support import town_notation
+
 MAX_ROUNDS = 150
 MAX_ACTIONS = 4000
 
@@ -201,7 +203,7 @@ def monument_game(monument: str, index: int):
     rows = [["."] * 4 for _ in range(4)]
     for r, c, resource in ALL_CARDS[monument].shape:
         rows[r][c] = LETTER_OF[resource]
-    state.players[0].town = parse_town("/".join(" ".join(row) for row in rows))
+    state.players[0].town = parse_town(town_notation(rows))
     return state
 
 

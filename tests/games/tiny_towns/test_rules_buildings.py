@@ -8,38 +8,14 @@ import app.games.tiny_towns as tt
 from app.games.protocol import IllegalAction
 from app.games.tiny_towns.notation import parse_town
 
+from .support import EMPTY, act, first_game, ids, name_and_place, with_towns
+
 BLACK = ["cottage", "farm", "well", "chapel", "tavern", "theater"]
 
 
 def game(black: str, players: int = 2, **options):
-    g = tt.setup(players, {"monuments": False, "buildings": "first_game", **options}, 3)
+    g = first_game(players, seed=3, **options)
     g.cards = BLACK + [black]
-    return g
-
-
-def with_towns(g, *grids):
-    for p, grid in zip(g.players, grids):
-        p.town = parse_town(grid)
-    return g
-
-
-def ids(g, seat):
-    return [o.id for o in tt.options(g, seat)]
-
-
-def act(g, seat, *choices):
-    for choice in choices:
-        g = tt.apply(g, seat, choice)
-    return g
-
-
-def name_and_place(g, resource, choices):
-    """The Master Builder names; each seat makes its listed choices (default: first empty
-    square)."""
-    g = tt.apply(g, g.master_builder, f"name:{resource}")
-    for seat in sorted(tt.to_act(g)):
-        steps = choices.get(seat) or [next(i for i in ids(g, seat) if i.startswith("place:"))]
-        g = act(g, seat, *steps)
     return g
 
 
@@ -63,7 +39,7 @@ def test_master_builder_may_not_name_a_resource_on_their_banks():
 
 
 def test_a_bank_cube_on_another_players_bank_does_not_restrict_you():
-    g = with_towns(game("bank"), ". . . . / . . . . / . . . . / . . . .", "Bk+B . . . / . . . . / . . . . / . . . .")
+    g = with_towns(game("bank"), EMPTY, "Bk+B . . . / . . . . / . . . . / . . . .")
     assert "name:brick" in ids(g, 0)
 
 
@@ -82,7 +58,7 @@ def test_factory_takes_any_resource_when_built():
 
 
 def test_factory_lets_you_place_another_resource_when_another_player_names_it():
-    g = with_towns(game("factory"), ". . . . / . . . . / . . . . / . . . .", "Fc+B . . . / . . . . / . . . . / . . . .")
+    g = with_towns(game("factory"), EMPTY, "Fc+B . . . / . . . . / . . . . / . . . .")
     g = act(g, 0, "name:brick")
     opts = ids(g, 1)
     assert [i for i in opts if i.startswith("factory:")] == ["factory:wood", "factory:wheat", "factory:glass", "factory:stone"]
@@ -109,8 +85,7 @@ def test_factory_does_nothing_for_other_resources_or_your_own_naming():
 
 def warehouse_game(stored: str):
     token = "Wa+" + stored if stored else "Wa"
-    return with_towns(game("warehouse"), ". . . . / . . . . / . . . . / . . . .",
-                      f"{token} . . . / . . . . / . . . . / . . . .")
+    return with_towns(game("warehouse"), EMPTY, f"{token} . . . / . . . . / . . . . / . . . .")
 
 
 def test_warehouse_stores_a_named_resource_instead_of_placing_it():

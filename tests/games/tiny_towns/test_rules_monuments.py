@@ -11,7 +11,8 @@ import app.games.tiny_towns as tt
 from app.games.protocol import IllegalAction
 from app.games.tiny_towns.notation import parse_town
 
-EMPTY = ". . . . / . . . . / . . . . / . . . ."
+from . import support
+from .support import EMPTY, act, ids, with_towns
 
 
 def game(*monuments: str, **options):
@@ -25,30 +26,9 @@ def game(*monuments: str, **options):
     return g
 
 
-def with_towns(g, *grids):
-    for p, grid in zip(g.players, grids):
-        p.town = parse_town(grid)
-    return g
-
-
-def ids(g, seat):
-    return [o.id for o in tt.options(g, seat)]
-
-
-def act(g, seat, *choices):
-    for choice in choices:
-        g = tt.apply(g, seat, choice)
-    return g
-
-
 def play_round(g, resource, cells=None):
-    cells = cells or {}
-    if g.phase == "name":
-        g = tt.apply(g, g.master_builder, f"name:{resource}")
-    for seat in sorted(tt.to_act(g)):
-        g = tt.apply(g, seat, f"place:{cells[seat]}" if seat in cells else
-                     next(i for i in ids(g, seat) if i.startswith("place:")))
-    return g
+    """As ``support.play_round``, naming only if the game still waits for a name."""
+    return support.play_round(g, resource, cells, unless_named=True)
 
 
 def build(g, seat, card, cells, site):

@@ -11,38 +11,11 @@ from app.games.tiny_towns import rules
 from app.games.tiny_towns.content import ALL_CARDS, RESOURCE_LETTER
 from app.games.tiny_towns.notation import format_town, parse_town
 
-FIRST = {"monuments": False, "buildings": "first_game"}  # cottage farm well chapel tavern theater factory
+from .support import act, first_game, ids, play_round, town_notation, with_towns
 
 
 def game(players: int = 2, **options):
-    return tt.setup(players, {**FIRST, **options}, 7)
-
-
-def with_towns(g, *grids):
-    for p, grid in zip(g.players, grids):
-        p.town = parse_town(grid)
-    return g
-
-
-def ids(g, seat):
-    return [o.id for o in tt.options(g, seat)]
-
-
-def act(g, seat, *choices):
-    for choice in choices:
-        g = tt.apply(g, seat, choice)
-    return g
-
-
-def play_round(g, resource, cells=None):
-    """The Master Builder names ``resource``; each placing seat puts it on the given
-    square (``{seat: "r,c"}``) or on its first empty square."""
-    cells = cells or {}
-    g = tt.apply(g, g.master_builder, f"name:{resource}")
-    for seat in sorted(tt.to_act(g)):
-        g = tt.apply(g, seat, f"place:{cells[seat]}" if seat in cells else
-                     next(i for i in ids(g, seat) if i.startswith("place:")))
-    return g
+    return first_game(players, seed=7, **options)
 
 
 def pattern_variants(card_id):
@@ -64,7 +37,7 @@ def town_with(grid_rows, at=(0, 0)):
         for c, ch in enumerate(row):
             if ch != ".":
                 board[at[0] + r][at[1] + c] = ch
-    return "/".join(" ".join(row) for row in board)
+    return town_notation(board)
 
 
 # --- Layouts in all rotations and mirrors ---

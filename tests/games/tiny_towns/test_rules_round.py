@@ -12,37 +12,13 @@ from app.games.protocol import IllegalAction
 from app.games.tiny_towns import rules
 from app.games.tiny_towns.notation import parse_town
 
-FIRST = {"monuments": False, "buildings": "first_game"}  # cottage farm well chapel tavern theater factory
+from .support import act, first_game, ids, play_round, with_towns
+
 ALMOST_FULL = "G G G G / G G G G / G G G G / G G G ."  # glass only: no building fits
 
 
 def game(players: int = 2, **options):
-    return tt.setup(players, {**FIRST, **options}, 11)
-
-
-def with_towns(g, *grids):
-    for p, grid in zip(g.players, grids):
-        p.town = parse_town(grid)
-    return g
-
-
-def ids(g, seat):
-    return [o.id for o in tt.options(g, seat)]
-
-
-def act(g, seat, *choices):
-    for choice in choices:
-        g = tt.apply(g, seat, choice)
-    return g
-
-
-def play_round(g, resource, cells=None):
-    cells = cells or {}
-    g = tt.apply(g, g.master_builder, f"name:{resource}")
-    for seat in sorted(tt.to_act(g)):
-        g = tt.apply(g, seat, f"place:{cells[seat]}" if seat in cells else
-                     next(i for i in ids(g, seat) if i.startswith("place:")))
-    return g
+    return first_game(players, seed=11, **options)
 
 
 def without_flags(view):

@@ -12,31 +12,11 @@ from app.games.tiny_towns import rules
 from app.games.tiny_towns.content import LETTER_OF
 from app.games.tiny_towns.notation import parse_town
 
-FIRST = {"monuments": False, "buildings": "first_game"}  # cottage farm well chapel tavern theater factory
+from .support import EMPTY, act, first_game, ids, with_towns
 
 
 def game(players: int = 2, **options):
-    return tt.setup(players, {**FIRST, **options}, 21)
-
-
-def with_towns(g, *grids):
-    for p, grid in zip(g.players, grids):
-        p.town = parse_town(grid)
-    return g
-
-
-def ids(g, seat):
-    return [o.id for o in tt.options(g, seat)]
-
-
-def act(g, seat, *choices):
-    for choice in choices:
-        g = tt.apply(g, seat, choice)
-    return g
-
-
-def first_place(g, seat):
-    return next(i for i in ids(g, seat) if i.startswith("place:"))
+    return first_game(players, seed=21, **options)
 
 
 def finish_round(g):
@@ -79,7 +59,7 @@ def test_cavern_only_twice_per_game():
 
 
 def test_cavern_cube_is_placed_later_in_a_construction_step():
-    g = with_towns(game(cavern=True), ". . . . / . . . . / . . . . / . . . .", "W . . . / . . . . / . . . . / . . . .")
+    g = with_towns(game(cavern=True), EMPTY, "W . . . / . . . . / . . . . / . . . .")
     g = act(g, 0, "name:stone", "place:0,0")
     g = act(g, 1, "cavern")
     # Asked to construct only because of the Cavern cube; may keep it.

@@ -13,47 +13,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.games.tiny_towns import scoring
-from app.games.tiny_towns.content import ALL_CARDS, FIRST_GAME, RESOURCE_LETTER
+from app.games.tiny_towns.content import FIRST_GAME
+from app.games.tiny_towns.notation import CODES, parse_town
 from app.games.tiny_towns.scoring import TownScore, best_feeding, score_town, shrine_points
-from app.games.tiny_towns.town import Square, Town, neighbours, surrounding
-
-# Two-letter codes for the squares of a drawn town. Any full card id works too.
-CODES = {
-    "Co": "cottage",
-    "Fa": "farm", "Gr": "granary", "Gh": "greenhouse", "Or": "orchard",
-    "Fo": "fountain", "Mi": "millstone", "Sh": "shed", "We": "well",
-    "Ab": "abbey", "Ch": "chapel", "Cl": "cloister", "Te": "temple",
-    "Al": "almshouse", "Fe": "feast_hall", "In": "inn", "Ta": "tavern",
-    "Ba": "bakery", "Ma": "market", "Tl": "tailor", "Th": "theater",
-    "Bk": "bank", "Fc": "factory", "Tp": "trading_post", "Wa": "warehouse",
-    "AR": "archive", "AG": "architects_guild", "BC": "barrett_castle", "CA": "cathedral",
-    "FI": "fort_ironweed", "GM": "grand_mausoleum", "GU": "grove_university",
-    "MP": "mandras_palace", "OB": "obelisk", "OW": "opaleyes_watch", "SE": "shrine",
-    "SF": "silva_forum", "SK": "sky_baths", "SL": "starloom", "BM": "bondmaker",
-}
+from app.games.tiny_towns.town import Town, neighbours, surrounding
 
 
 def town(grid: str) -> Town:
-    """A town from a 4×4 text grid.
-
-    Tokens: ``.`` empty; a resource letter ``W H B G S`` for a cube lying on the square;
-    a code from ``CODES`` or a card id for a building; ``+`` then resource letters for
-    cubes stored on it (``Wa+WWH`` is a Warehouse holding wood, wood, wheat).
+    """A town from a 4×4 grid in town notation (``notation.parse_town``, codes from
+    ``notation.CODES``), written one row a line; indentation and blank lines are ignored.
     """
-    rows = [line.split() for line in grid.strip().splitlines()]
-    assert len(rows) == 4 and all(len(r) == 4 for r in rows), grid
-    return Town([[_square(token) for token in row] for row in rows])
-
-
-def _square(token: str) -> Square:
-    if token == ".":
-        return Square()
-    if token in RESOURCE_LETTER:
-        return Square(resource=RESOURCE_LETTER[token])
-    name, _, stored = token.partition("+")
-    building = CODES.get(name, name)
-    assert building in ALL_CARDS, token
-    return Square(building=building, stored=[RESOURCE_LETTER[ch] for ch in stored])
+    return parse_town(grid)
 
 
 def score(grid: str, **facts) -> TownScore:
@@ -62,6 +32,11 @@ def score(grid: str, **facts) -> TownScore:
 
 def line(grid: str, label: str, **facts) -> int:
     return score(grid, **facts).lines[label]
+
+
+def grid_of(tokens: list[str]) -> str:
+    """A 4×4 grid from 16 tokens, row by row."""
+    return "\n".join(" ".join(tokens[r * 4:r * 4 + 4]) for r in range(4))
 
 
 # --- Notation helper ---
@@ -557,8 +532,7 @@ def test_temple_next_to_a_fed_barrett_castle_counts_two_cottages():
                                           (6, 26), (7, 26)])
 def test_almshouses_score_once_by_their_number(count, points):
     tokens = ["Al"] * count + ["Sh"] * (16 - count)
-    grid = "\n".join(" ".join(tokens[r * 4:r * 4 + 4]) for r in range(4))
-    assert line(grid, "Almshouse") == points
+    assert line(grid_of(tokens), "Almshouse") == points
 
 
 def test_almshouse_six_score_26():
@@ -634,8 +608,7 @@ def test_inn_sharing_a_line_with_one_inn_but_not_another():
 @pytest.mark.parametrize("count,points", [(1, 2), (2, 5), (3, 9), (4, 14), (5, 20), (6, 20)])
 def test_taverns_score_once_by_their_number(count, points):
     tokens = ["Ta"] * count + ["."] * (16 - count)
-    grid = "\n".join(" ".join(tokens[r * 4:r * 4 + 4]) for r in range(4))
-    assert line(grid, "Tavern") == points
+    assert line(grid_of(tokens), "Tavern") == points
 
 
 # --- Building: Bakery ---
@@ -1189,7 +1162,7 @@ def feeding_towns(draw):
     tokens = draw(st.lists(st.sampled_from(FEEDING_CODES), min_size=16, max_size=16))
     if draw(st.booleans()):
         tokens[draw(st.integers(0, 15))] = "BC"
-    return town("\n".join(" ".join(tokens[r * 4:r * 4 + 4]) for r in range(4)))
+    return town(grid_of(tokens))
 
 
 @settings(max_examples=300, deadline=None)
@@ -1209,7 +1182,7 @@ ANY_CODE = [c for c in CODES if c not in ("SE", "SK")] + [".", "W"]
 @given(st.lists(st.sampled_from(ANY_CODE), min_size=16, max_size=16),
        st.integers(0, 16), st.integers(1, 6))
 def test_any_town_scores_with_total_equal_to_its_lines(tokens, right, place):
-    t = town("\n".join(" ".join(tokens[r * 4:r * 4 + 4]) for r in range(4)))
+    t = town(grid_of(tokens))
     s = score_town(t, right_feast_halls=right, completion_place=place)
     assert s.total == sum(s.lines.values())
     assert s.empty_squares == tokens.count(".") + tokens.count("W")
