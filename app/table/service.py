@@ -169,7 +169,7 @@ class Table:
             if known is not None and known[0] == game_id:
                 return Viewer(game_id, known[1])
         async with self.db.read() as session:
-            if await session.get(Game, game_id) is None:
+            if (await session.execute(select(Game.id).where(Game.id == game_id))).first() is None:
                 raise NotFound("There is no game with that id.")
             if not token:
                 return Viewer(game_id, None)
@@ -203,27 +203,25 @@ class Table:
 
     async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
         async with self.db.read() as session:
-            game = await session.get(Game, game_id)
-            if game is None:
-                raise NotFound("There is no game with that id.")
-            names = list((await session.execute(
+            conn = await session.connection()
+            game = await self._game_row(conn, game_id, lock=False)
+            names = list((await conn.execute(
                 select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
             )).scalars().all())
         self.cache.names[game_id] = names
         return self._snapshot(game), names
 
-    async def _game_for_update(self, session, game_id: str) -> Game:  # type: ignore[no-untyped-def]
-        """The game row inside the action's transaction; the snapshot column is read only
-        when this process has no cached state at that version."""
-        row = (await session.execute(
-            select(Game.id, Game.title, Game.version, Game.status).where(Game.id == game_id).with_for_update()
-        )).one_or_none()
+    async def _game_row(self, conn, game_id: str, lock: bool = True) -> Game:  # type: ignore[no-untyped-def]
+        """The game row (locked, inside an action's transaction); the snapshot column is
+        read only when this process has no cached state at that version."""
+        query = select(Game.id, Game.title, Game.version, Game.status).where(Game.id == game_id)
+        row = (await conn.execute(query.with_for_update() if lock else query)).one_or_none()
         if row is None:
             raise NotFound("There is no game with that id.")
         game = Game(id=row.id, title=row.title, version=row.version, status=row.status)
         cached = self.cache.get(game_id, row.version)
         if cached is None or cached.version != row.version:
-            game.snapshot = (await session.execute(
+            game.snapshot = (await conn.execute(
                 select(Game.snapshot).where(Game.id == game_id)
             )).scalar_one()
         return game
@@ -241,10 +239,11 @@ class Table:
         if viewer.seat is None:
             raise Unauthorized("Spectators cannot act: open your own seat's link to play.")
         async with self.db.write() as session:
-            game = await self._game_for_update(session, viewer.game_id)
+            conn = await session.connection()  # Core statements: no ORM work on the hot path
+            game = await self._game_row(conn, viewer.game_id)
             names = self.cache.names.get(game.id)
             if names is None or names[viewer.seat] is None:  # maybe claimed in another process
-                names = list((await session.execute(
+                names = list((await conn.execute(
                     select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
                 )).scalars().all())
                 self.cache.names[game.id] = names
@@ -265,23 +264,22 @@ class Table:
             except IllegalAction as refusal:
                 raise NotOffered(str(refusal)) from None
             finished = title.result(new_state) is not None
-            changed = await session.execute(
-                update(Game)
-                .where(Game.id == game.id, Game.version == version)
+            changed = await conn.execute(
+                update(Game.__table__)
+                .where(Game.__table__.c.id == game.id, Game.__table__.c.version == version)
                 .values(
                     version=version + 1,
                     snapshot=json.dumps(title.dump(new_state)),
                     status="finished" if finished else "active",
                     updated_at=utcnow(),
                 )
-                .execution_options(synchronize_session=False)
             )
             if changed.rowcount != 1:  # another process won the race
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            await session.execute(insert(Action).values(
+            await conn.execute(insert(Action.__table__).values(
                 game_id=game.id, seq=version + 1, seat=viewer.seat, option=option_id, created_at=utcnow()
             ))
-            await self.hub.notify_in_transaction(session, game.id, version + 1)
+            await self.hub.notify_in_transaction(conn, game.id, version + 1)
         snap = Snapshot(game.id, game.title, version + 1, "finished" if finished else "active", new_state)
         self.cache.put(snap)
         await self.hub.publish(game.id, snap.version)
