@@ -23,7 +23,7 @@ from app.hub.local import Hub
 
 from ..procs import ServerProcess
 
-ATTEMPTS = int(os.environ.get("KEYDOM_RACE_ATTEMPTS", "600"))
+ATTEMPTS = int(os.environ.get("KEYDOM_RACE_ATTEMPTS", "2000"))
 
 
 def run_async(coro) -> object:
