@@ -1262,7 +1262,7 @@ def auction_options(g: Game, p: Player) -> list[Option]:
     a = g.auction
     if a["step"] == "bid":
         bonus = a["bonus"].get(str(p.seat), 0)
-        out = [Option(f"bid:{n}", bid_label(n, bonus), "bid") for n in range(cube_count(p) + 1)]
+        out = [Option(f"bid:{n}", bid_label(n, bonus), "bid", f"bid:{n}") for n in range(cube_count(p) + 1)]
         return out + law_play_options(g, p)
     if a["step"] == "match":
         out = []

@@ -16,8 +16,8 @@ from typing import Any
 from .content import BASIC, COLOURS, CRAFT, CUBES, FIELD_TYPES, FIELDS, LAWS, ROW_VALUES, TILES
 from .rules import (ACTIONS, AUCTION, COLLECT, KEYTHEDRAL, NUMBERS, ORDER, OVER, PHASE_NUMBER,
                     SETUP, STEP_NAMES, WORKERS, Game, Player, basic_count, cottage_places,
-                    cube_count, empty_gaps, field_places, free_numbers, marker_placer, result,
-                    score_lines, tile_cost, to_act, xy)
+                    cube_count, empty_gaps, field_places, free_numbers, law_play_options,
+                    marker_placer, result, score_lines, tile_cost, to_act, xy)
 
 Seat = int
 PLAYER_COLOURS = ("blue", "yellow", "grey", "green", "red")  # the 2nd edition's colours
@@ -240,6 +240,13 @@ def prompt(g: Game, p: Player) -> str | None:
     """What the seat is asked to do now, in words; None when it is not its turn."""
     if p.seat not in to_act(g) or g.phase == OVER:
         return None
+    ask = _prompt(g, p)
+    if not g.pending and law_play_options(g, p):
+        ask += " You may also play a law card from your screen."
+    return ask
+
+
+def _prompt(g: Game, p: Player) -> str:
     pend = g.pending
     if pend:
         if pend["kind"] == "pay":
@@ -263,8 +270,7 @@ def prompt(g: Game, p: Player) -> str | None:
     if g.phase == COLLECT:
         return "Collect your cubes (you may play a Phase 2 law card first)."
     if g.phase == ACTIONS:
-        return ("Your action: click a building tile, a cottage, a craft cube or a law card, "
-                "or choose below.")
+        return "Your action: click a building tile, a cottage, a craft cube or a new law, or choose above."
     if g.phase == AUCTION:
         step = g.auction["step"]
         if step == "bid":
@@ -272,7 +278,7 @@ def prompt(g: Game, p: Player) -> str | None:
         if step == "match":
             return "Match the highest bid to keep the marker, or let it go and be paid."
         return "You won the marker: choose who starts the next round."
-    return None
+    return ""
 
 
 __all__ = ["view", "PLAYER_COLOURS"]
