@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.games import titles_json
 from app.table.errors import Unauthorized
+from app.web.encode import JSONView
 
 from .deps import TableDep, TokenDep, base_url
 from .ratelimit import check_create_rate
@@ -72,13 +73,15 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
     )
 
 
-@router.get("/games/{game_id}")
-async def get_game(game_id: str, table: TableDep, token: TokenDep) -> dict[str, Any]:
-    return await table.view(await table.viewer(game_id, token))
+@router.get("/games/{game_id}", response_class=JSONView)
+async def get_game(game_id: str, table: TableDep, token: TokenDep) -> JSONView:
+    """The game as this seat sees it (no token: as a spectator)."""
+    return JSONView(await table.view(await table.viewer(game_id, token)))
 
 
-@router.post("/games/{game_id}/actions")
-async def take_action(game_id: str, body: ActionIn, table: TableDep, token: TokenDep) -> dict[str, Any]:
+@router.post("/games/{game_id}/actions", response_class=JSONView)
+async def take_action(game_id: str, body: ActionIn, table: TableDep, token: TokenDep) -> JSONView:
+    """Take one of the options your view lists; answers with your new view."""
     if token is None:
         raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
-    return await table.act(await table.viewer(game_id, token), body.option, body.version)
+    return JSONView(await table.act(await table.viewer(game_id, token), body.option, body.version))

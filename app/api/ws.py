@@ -11,8 +11,10 @@ import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.hub.local import Subscription
 from app.table.errors import TableError
 from app.table.service import Table, Viewer
+from app.web.encode import encode
 
 router = APIRouter()
 
@@ -35,26 +37,22 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         await websocket.close(code=code, reason=refusal.message[:120])
         return
     with table.hub.subscribe(game_id) as sub:
-        sent = await _send_view(websocket, table, viewer, -1)
-        listener = asyncio.create_task(_listen(websocket))
+        listener = asyncio.create_task(_listen(websocket, sub))
         try:
+            sent = await _send_view(websocket, table, viewer, -1)
             while True:
-                waiter = asyncio.create_task(sub.next())
-                done, _ = await asyncio.wait({waiter, listener}, return_when=asyncio.FIRST_COMPLETED)
-                if listener in done:
-                    waiter.cancel()
-                    since = listener.result()
-                    if since is None:  # client went away
-                        return
-                    listener = asyncio.create_task(_listen(websocket))
-                    if since < sent:
+                await sub.wait()
+                if sub.client_gone:
+                    return
+                if sub.client_since is not None:  # a reconnecting client catches up
+                    if sub.client_since < sent:
                         sent = await _send_view(websocket, table, viewer, -1)
-                    continue
-                notice = waiter.result()
-                if notice < 0:  # seats changed (a name was claimed) or the hub reconnected
+                    sub.client_since = None
+                if sub.force:  # seats changed (a name was claimed) or the hub reconnected
+                    sub.force = False
                     sent = await _send_view(websocket, table, viewer, sent, force=True)
-                elif notice > sent:
-                    sent = await _send_view(websocket, table, viewer, sent, known_version=notice)
+                if sub.newest > sent:
+                    sent = await _send_view(websocket, table, viewer, sent, known_version=sub.newest)
         except (WebSocketDisconnect, RuntimeError):
             return
         finally:
@@ -65,22 +63,27 @@ async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: i
                      known_version: int | None = None) -> int:
     view = await table.view(viewer, known_version)
     if view["version"] > sent or force:
-        await websocket.send_json(view)
+        await websocket.send_text(encode(view))
     return max(sent, view["version"])
 
 
-async def _listen(websocket: WebSocket) -> int | None:
-    """Wait for one useful client frame; return its ``since`` version, None on disconnect."""
+async def _listen(websocket: WebSocket, sub: Subscription) -> None:
+    """Pass the client's ``since`` frames to the subscription, and its going away."""
     while True:
         try:
             raw = await websocket.receive_text()
         except (WebSocketDisconnect, RuntimeError, KeyError):
-            return None
+            sub.client_asks(None)
+            return
         since = _parse_since(raw)
         if since is None:
-            await websocket.send_json({"error": 'Send {"since": <version>} or nothing at all.'})
+            try:
+                await websocket.send_text(encode({"error": 'Send {"since": <version>} or nothing at all.'}))
+            except (WebSocketDisconnect, RuntimeError):
+                sub.client_asks(None)
+                return
             continue
-        return since
+        sub.client_asks(since)
 
 
 def _parse_since(raw: str) -> int | None:

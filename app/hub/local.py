@@ -14,19 +14,34 @@ from typing import Iterator
 
 
 class Subscription:
+    """What one websocket is owed: the newest version noticed, a forced resend, and what
+    its client asked for. Notices coalesce: a slow socket only ever needs the newest view."""
+
     def __init__(self) -> None:
-        self._queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
+        self._wake = asyncio.Event()
+        self.newest = -1  # newest version noticed and not yet handled
+        self.force = False  # seats changed or the hub reconnected: resend even if same version
+        self.client_since: int | None = None  # the client said which version it has
+        self.client_gone = False
 
     def notify(self, version: int) -> None:
-        if self._queue.full():
-            try:
-                self._queue.get_nowait()
-            except asyncio.QueueEmpty:
-                pass
-        self._queue.put_nowait(version)
+        if version < 0:
+            self.force = True
+        elif version > self.newest:
+            self.newest = version
+        self._wake.set()
 
-    async def next(self) -> int:
-        return await self._queue.get()
+    def client_asks(self, since: int | None) -> None:
+        """A frame from the client: its version, or None when it has gone."""
+        if since is None:
+            self.client_gone = True
+        else:
+            self.client_since = since
+        self._wake.set()
+
+    async def wait(self) -> None:
+        await self._wake.wait()
+        self._wake.clear()
 
 
 class Hub:
