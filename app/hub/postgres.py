@@ -1,6 +1,6 @@
 """Cross-process fan-out through PostgreSQL LISTEN/NOTIFY.
 
-The table sends ``NOTIFY keydom_games, '<game>:<version>'`` inside the action's own
+The table sends ``NOTIFY keydom_games, '<game>:<version>:<process>'`` inside the action's own
 transaction, so PostgreSQL delivers it exactly when (and only if) the action commits.
 Every server process LISTENs on one dedicated connection and wakes its local sockets.
 A notice carries no state: sockets read the database, so a lost notice only delays a
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 
 import asyncpg
 from sqlalchemy import text
@@ -31,6 +32,9 @@ class PostgresHub(Hub):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.dsn = plain_dsn(url)
+        # Our own notices come back to us too, possibly before the action's code has
+        # cached the new state; this process already delivers its own changes locally.
+        self.origin = secrets.token_hex(6)
         self._conn: asyncpg.Connection | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._stopping = False
@@ -49,7 +53,7 @@ class PostgresHub(Hub):
 
     async def notify_in_transaction(self, session: AsyncSession, game_id: str, version: int) -> None:
         await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": CHANNEL, "payload": f"{game_id}:{version}"})
+                              {"channel": CHANNEL, "payload": f"{game_id}:{version}:{self.origin}"})
 
     async def _connect(self) -> None:
         self._lost.clear()
@@ -59,7 +63,9 @@ class PostgresHub(Hub):
 
     def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
         # asyncpg calls this synchronously on the loop; delivering only fills queues.
-        game_id, _, version = payload.rpartition(":")
+        game_id, version, origin = (payload.split(":") + ["", ""])[:3]
+        if origin == self.origin:
+            return
         try:
             self.deliver(game_id, int(version))
         except ValueError:

@@ -23,7 +23,8 @@ class Database:
             self.engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
             _sqlite_recipe(self.engine)
         else:
-            self.engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            # No pre-ping (a round trip per checkout); stale connections are recycled instead.
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # Writers take SQLite's write lock at BEGIN, so read-then-write is isolated.
         self.write_sessions = async_sessionmaker(
