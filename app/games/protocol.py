@@ -168,6 +168,20 @@ class Title(Protocol):
         """The state back from ``dump``'s output."""
 
 
+def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],
+                 offered: Callable[[], list[Option]], option_id: object) -> None:
+    """The refusals every title's ``apply`` starts with: a real seat, a running game, that
+    seat's turn to choose, and one of the options listed for it right now."""
+    if not isinstance(seat, int) or not 0 <= seat < seats:
+        raise IllegalAction(f"There is no seat {seat!r} in this game.")
+    if over:
+        raise IllegalAction("The game is over.")
+    if seat not in acting:
+        raise IllegalAction(f"Seat {seat + 1} has nothing to choose right now.")
+    if not isinstance(option_id, str) or option_id not in {o.id for o in offered()}:
+        raise IllegalAction(f"'{str(option_id)[:60]}' is not one of seat {seat + 1}'s choices right now.")
+
+
 def validate_options(spec: TitleSpec, given: dict[str, Any] | None, players: int) -> dict[str, Any]:
     """Fill defaults and refuse unknown keys or bad values with a readable message."""
     given = dict(given or {})

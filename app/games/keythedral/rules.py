@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable
 
-from app.games.protocol import IllegalAction, Option, Result, SeatScore, winners_by_score
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
 from .content import (BASIC, COLOURS, COTTAGES_EACH, CRAFT, CUBES, FENCE_COST, FENCES_EACH,
@@ -1455,14 +1455,7 @@ def options(g: Game, seat: Seat) -> list[Option]:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    if not isinstance(seat, int) or not 0 <= seat < len(g.players):
-        raise IllegalAction(f"There is no seat {seat!r} in this game.")
-    if g.phase == OVER:
-        raise IllegalAction("The game is over.")
-    if seat not in to_act(g):
-        raise IllegalAction(f"Player {seat + 1} has nothing to choose right now.")
-    if not isinstance(option_id, str) or option_id not in {o.id for o in options(g, seat)}:
-        raise IllegalAction(f"'{option_id}' is not one of Player {seat + 1}'s choices right now.")
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g)
     CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
     return g

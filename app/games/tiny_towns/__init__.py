@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.protocol import JSON, Option, OptionSpec, Result, Seat, TitleSpec, validate_options
+from app.games.protocol import OptionSpec, TitleSpec, validate_options
 
 from . import rules
-from .rules import Game
-from .view import view as _view
+# The rest of the protocol is the rules' and the view's own functions.
+from .rules import Game, apply, dump, load, options, result, to_act
+from .view import view
 
 TITLE = TitleSpec(
     id="tiny-towns",
@@ -44,29 +45,4 @@ def setup(players: int, options: dict[str, Any] | None, seed: int) -> Game:
     return rules.setup(players, validate_options(TITLE, options, players), seed)
 
 
-def to_act(state: Game) -> frozenset[Seat]:
-    return rules.to_act(state)
-
-
-def options(state: Game, seat: Seat) -> list[Option]:
-    return rules.options(state, seat)
-
-
-def apply(state: Game, seat: Seat, option_id: str) -> Game:
-    return rules.apply(state, seat, option_id)
-
-
-def view(state: Game, seat: Seat | None) -> dict[str, Any]:
-    return _view(state, seat)
-
-
-def result(state: Game) -> Result | None:
-    return rules.result(state)
-
-
-def dump(state: Game) -> JSON:
-    return rules.dump(state)
-
-
-def load(raw: JSON) -> Game:
-    return rules.load(raw)
+__all__ = ["TITLE", "setup", "to_act", "options", "apply", "view", "result", "dump", "load"]

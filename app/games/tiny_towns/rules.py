@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-from app.games.protocol import IllegalAction, Option, Result, SeatScore, winners_by_score
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
 from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
@@ -1034,14 +1034,7 @@ def options(g: Game, seat: Seat) -> list[Option]:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    if not isinstance(seat, int) or not 0 <= seat < len(g.players):
-        raise IllegalAction(f"There is no seat {seat!r} in this game.")
-    if g.phase == OVER:
-        raise IllegalAction("The game is over.")
-    if seat not in to_act(g):
-        raise IllegalAction(f"{player_name(seat)} has nothing to choose right now.")
-    if option_id not in {o.id for o in options(g, seat)}:
-        raise IllegalAction(f"'{option_id}' is not one of {player_name(seat)}'s choices right now.")
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = load(dump(g))
     ACTIONS[g.phase](g, g.players[seat], option_id)
     return g
