@@ -68,17 +68,21 @@ async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: i
 
 
 async def _listen(websocket: WebSocket, sub: Subscription) -> None:
-    """Pass the client's ``since`` frames to the subscription, and its going away."""
+    """Pass the client's ``since`` frames to the subscription, and its going away.
+    Anything else (binary frames, other JSON, garbage) gets an error frame."""
     while True:
         try:
-            raw = await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
             sub.client_asks(None)
             return
-        since = _parse_since(raw)
+        if message["type"] == "websocket.disconnect":
+            sub.client_asks(None)
+            return
+        since = _parse_since(message.get("text") or "")
         if since is None:
             try:
-                await websocket.send_text(encode({"error": 'Send {"since": <version>} or nothing at all.'}))
+                await websocket.send_text(encode({"error": 'Send {"since": <version>} as a text frame, or nothing.'}))
             except (WebSocketDisconnect, RuntimeError):
                 sub.client_asks(None)
                 return

@@ -67,6 +67,12 @@ async def test_garbage_frames_get_an_error_frame_and_the_socket_stays_up(live_se
         await recv(ws)
         await ws.send("this is not json")
         assert "error" in await recv(ws)
+        await ws.send(b"\x00\xffbinary garbage")
+        assert "error" in await recv(ws)
+        await ws.send(json.dumps({"since": "yesterday"}))
+        assert "error" in await recv(ws)
+        await ws.send("x" * 10_000)
+        assert "error" in await recv(ws)
         await ws.send(json.dumps({"since": -5}))
         assert (await recv(ws))["version"] == 0
 
