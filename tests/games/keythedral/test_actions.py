@@ -4,6 +4,7 @@ taking a new law, passing."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
@@ -12,43 +13,17 @@ from app.games.keythedral import rules
 from app.games.keythedral.notation import position
 from app.games.protocol import IllegalAction
 
-LAND = """
-.  .  .  .
- L  V  F
-.  a1 b1 .
- F  Q  W
-.  a2 K  B2
- .  W  Q
-.  .  .  .
-"""
+from .support import HOUSE_LAND, held, ids, snapshot
+from .support import give as give_any
 
 
-def ids(g, seat):
-    return [o.id for o in kt.options(g, seat)]
-
-
-def actions(players=2, actor=0, land=LAND, **options):
+def actions(players=2, actor=0, land=HOUSE_LAND, **options):
     g = position(land, players, start=actor, options=options)
     rules.begin_actions(g)
     return g
 
 
-def give(g, seat, cubes):
-    for c in cubes.split():
-        g.players[seat].cubes[c] += 1
-        if c in g.store:
-            g.store[c] -= 1
-        else:
-            g.craft[c] -= 1
-    return g
-
-
-def held(g, seat):
-    return {c: n for c, n in g.players[seat].cubes.items() if n}
-
-
-def snapshot(g):
-    return json.dumps(kt.dump(g), sort_keys=True)
+give = partial(give_any, from_supply=True)  # here cubes come out of the store or off the mat
 
 
 # --- A: acquire a building tile ---

@@ -8,37 +8,8 @@ import app.games.keythedral as kt
 from app.games.keythedral import rules
 from app.games.keythedral.notation import position
 
-LAND = """
-.  .  .  .
- L  V  F
-.  a1 b1 .
- F  Q  W
-.  a2 K  b2
- .  W  Q
-.  .  .  .
-"""
-
-
-def ids(g, seat):
-    return [o.id for o in kt.options(g, seat)]
-
-
-def give(g, seat, cubes):
-    for c in cubes.split():
-        g.players[seat].cubes[c] += 1
-    return g
-
-
-def held(g, seat):
-    return {c: n for c, n in g.players[seat].cubes.items() if n}
-
-
-def auction(players=3, start=0):
-    g = position(LAND, players, start=start)
-    rules.begin_actions(g)
-    rules.end_actions(g)
-    return g
-
+from .support import LAND, give, held, ids
+from .support import at_auction as auction
 
 # --- Phase 5: change start player ---
 

@@ -10,32 +10,11 @@ import app.games.keythedral as kt
 from app.games.keythedral import rules
 from app.games.keythedral.notation import position
 
-LAND = """
-.  .  .  .
- L  V  F
-.  a1 b1 .
- F  Q  W
-.  a2 K  b2
- .  W  Q
-.  .  .  .
-"""
-LAKE, VINE, FARM_TOP, FARM, QUARRY, WOOD, WOOD_LOW, QUARRY_LOW = (
-    "-2,-2", "-1,-2", "0,-2", "-2,-1", "-1,-1", "0,-1", "-1,0", "0,0")
-
-
-def ids(g, seat):
-    return [o.id for o in kt.options(g, seat)]
-
+from .support import LAKE, LAND, QUARRY, QUARRY_LOW, VINE, WOOD, at_actions, give, held, ids, snapshot
 
 def holding(card, seat=0, start=0, players=2):
     g = position(LAND, players, start=start)
     g.players[seat].laws = [card]
-    return g
-
-
-def at_actions(g, actor=0):
-    g.start = actor
-    rules.begin_actions(g)
     return g
 
 
@@ -44,20 +23,6 @@ def at_collect(g, workers):
     g.marker = 6
     rules.await_marker(g)
     return g
-
-
-def give(g, seat, cubes):
-    for c in cubes.split():
-        g.players[seat].cubes[c] += 1
-    return g
-
-
-def held(g, seat):
-    return {c: n for c, n in g.players[seat].cubes.items() if n}
-
-
-def snapshot(g):
-    return json.dumps(kt.dump(g), sort_keys=True)
 
 
 # --- Phase 1 ---

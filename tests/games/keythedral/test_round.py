@@ -6,23 +6,7 @@ import app.games.keythedral as kt
 from app.games.keythedral import rules
 from app.games.keythedral.notation import position
 
-# a1 touches lake, vineyard, farm, quarry; b1 vineyard, farm, quarry, wood;
-# a2 farm, quarry, wood; b2 wood, quarry.
-LAND = """
-.  .  .  .
- L  V  F
-.  a1 b1 .
- F  Q  W
-.  a2 K  b2
- .  W  Q
-.  .  .  .
-"""
-LAKE, VINE, FARM_TOP, FARM, QUARRY, WOOD, WOOD_LOW, QUARRY_LOW = (
-    "-2,-2", "-1,-2", "0,-2", "-2,-1", "-1,-1", "0,-1", "-1,0", "0,0")
-
-
-def ids(g, seat):
-    return [o.id for o in kt.options(g, seat)]
+from .support import FARM, FARM_TOP, LAKE, LAND, QUARRY, QUARRY_LOW, VINE, WOOD, WOOD_LOW, ids
 
 
 def fid(g, cell):
@@ -111,24 +95,24 @@ def test_when_the_free_fields_are_no_more_than_the_workers_nobody_is_asked():
     assert ids(g, 1) == ["order:1", "order:3", "order:4", "order:5"]
 
 
-def test_the_last_marker_is_placed_without_asking_unless_its_placer_holds_a_law():
-    g = position(LAND, 2, start=0)
+def first_four_markers(g):
+    """Place markers 1-4, each worker taking its first choice."""
     for n in (1, 2, 3, 4):
         s = next(iter(kt.to_act(g)))
         g = kt.apply(g, s, f"order:{n}")
         while g.phase == rules.WORKERS:
             s = next(iter(kt.to_act(g)))
             g = kt.apply(g, s, ids(g, s)[0])
+    return g
+
+
+def test_the_last_marker_is_placed_without_asking_unless_its_placer_holds_a_law():
+    g = first_four_markers(position(LAND, 2, start=0))
     assert g.markers["5"] == 5 and g.phase == rules.ACTIONS  # placed, collected, on to Phase 3
 
     h = position(LAND, 2, start=0)
     h.players[0].laws = ["L08"]  # a Phase 3 card: nothing to play now, but still asked
-    for n in (1, 2, 3, 4):
-        s = next(iter(kt.to_act(h)))
-        h = kt.apply(h, s, f"order:{n}")
-        while h.phase == rules.WORKERS:
-            s = next(iter(kt.to_act(h)))
-            h = kt.apply(h, s, ids(h, s)[0])
+    h = first_four_markers(h)
     assert h.phase == rules.ORDER and ids(h, 0) == ["order:5"]
 
 

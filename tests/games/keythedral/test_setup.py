@@ -10,13 +10,7 @@ from app.games.keythedral.content import FIELDS
 from app.games.keythedral.notation import render
 from app.games.protocol import IllegalAction
 
-
-def ids(g, seat):
-    return [o.id for o in kt.options(g, seat)]
-
-
-def game(players=2, seed=4, **options):
-    return kt.setup(players, options, seed)
+from .support import game, ids
 
 
 def test_four_start_fields_surround_the_keythedral_same_types_opposite():

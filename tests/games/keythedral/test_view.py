@@ -6,19 +6,10 @@ import app.games.keythedral as kt
 from app.games.keythedral import rules
 from app.games.keythedral.notation import position
 
-LAND = """
-.  .  .  .
- L  V  F
-.  a1 b1 .
- F  Q  W
-.  a2 K  b2
- .  W  Q
-.  .  .  .
-"""
-
+from .support import LAND, game
 
 def test_set_up_shows_the_drawn_field_to_everyone_and_the_places_it_may_go():
-    g = kt.setup(2, {}, 4)
+    g = game()
     public = kt.view(g, None)["public"]
     assert public["setup"]["drawn"]["id"] == g.drawn and public["setup"]["bag"] == 9
     assert len(public["landscape"]["places"]) == 8 and public["landscape"]["gaps"] == []
