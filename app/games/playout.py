@@ -31,6 +31,15 @@ def random_playout(title_id: str, players: int, seed: int, options: dict[str, An
     state = title.setup(players, chosen, seed)
     rng = random.Random(seed)
     actions: list[tuple[int, str]] = []
+    try:
+        return _play(title, chosen, seed, players, state, rng, actions, max_steps)
+    except Exception as failure:
+        failure.actions = list(actions)  # type: ignore[attr-defined]  # for a replayable dump
+        raise
+
+
+def _play(title: Title, chosen: dict[str, Any], seed: int, players: int, state: State, rng: random.Random,
+          actions: list[tuple[int, str]], max_steps: int) -> Playout:
     for _ in range(max_steps):
         if title.result(state) is not None:
             return Playout(title, chosen, seed, players, state, actions)
@@ -43,4 +52,4 @@ def random_playout(title_id: str, players: int, seed: int, options: dict[str, An
         pick = rng.choice([i for i in ids if i != "cancel"] or ids)
         state = title.apply(state, seat, pick)
         actions.append((seat, pick))
-    raise AssertionError(f"{title_id} with {players} players did not finish in {max_steps} steps (seed {seed})")
+    raise AssertionError(f"{title.TITLE.id} with {players} players did not finish in {max_steps} steps (seed {seed})")

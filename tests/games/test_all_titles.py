@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,8 +14,20 @@ from app.games.protocol import IllegalAction
 PLAYABLE = [listing.id for listing in LISTINGS if listing.module]
 
 
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
 def random_game(title_id: str, players: int, seed: int, options: dict | None = None):
-    p = random_playout(title_id, players, seed, options)
+    """A random playout; if it fails, a replayable dump (title, players, options, seed,
+    actions so far) is saved under test-artifacts/ and named in the error."""
+    try:
+        p = random_playout(title_id, players, seed, options)
+    except Exception as failure:
+        dump = ARTIFACTS / f"playout-{title_id}-{players}p-seed{seed}.json"
+        ARTIFACTS.mkdir(exist_ok=True)
+        dump.write_text(json.dumps({"title": title_id, "players": players, "seed": seed, "options": options or {},
+                                    "actions": getattr(failure, "actions", None), "error": repr(failure)}))
+        raise AssertionError(f"{failure!r}; replay with the dump in {dump}") from failure
     return p.title, p.options, p.state, p.actions
 
 
