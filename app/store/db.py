@@ -8,11 +8,14 @@ isolated. We follow SQLAlchemy's documented recipe (autocommit at the driver, ou
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable, TypeVar
 
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+T = TypeVar("T")
 
 
 class Database:
@@ -21,10 +24,19 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
             self.engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
-            _sqlite_recipe(self.engine)
+            _sqlite_recipe(self.engine.sync_engine)
+            # Actions commit on one plain sqlite3 connection in one thread: a whole
+            # transaction is a single hand-off from the event loop, not one per statement.
+            self.action_engine: Engine | None = create_engine(
+                url.replace("sqlite+aiosqlite", "sqlite", 1), connect_args={"timeout": 30, "check_same_thread": False}
+            )
+            _sqlite_recipe(self.action_engine)
+            self._action_thread: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="sqlite-actions")
         else:
             # No pre-ping (a round trip per checkout); stale connections are recycled instead.
             self.engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+            self.action_engine = None
+            self._action_thread = None
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # Writers take SQLite's write lock at BEGIN, so read-then-write is isolated.
         self.write_sessions = async_sessionmaker(
@@ -49,13 +61,29 @@ class Database:
             async with self.write_sessions() as session, session.begin():
                 yield session
 
+    async def commit_action(self, sync_write: Callable[[Connection], T],
+                            async_write: Callable[[AsyncConnection], "asyncio.Future[T]"]) -> T:
+        """Run an action's writes in one transaction: on SQLite in the action thread
+        (``sync_write``), elsewhere on the async engine (``async_write``)."""
+        if self.action_engine is None or self._action_thread is None:
+            async with self.write_sessions() as session, session.begin():
+                return await async_write(await session.connection())
+        engine = self.action_engine.execution_options(keydom_write=True)
+
+        def in_transaction() -> T:
+            with engine.begin() as conn:
+                return sync_write(conn)
+
+        return await asyncio.get_running_loop().run_in_executor(self._action_thread, in_transaction)
+
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self.action_engine is not None and self._action_thread is not None:
+            self._action_thread.submit(self.action_engine.dispose).result()
+            self._action_thread.shutdown()
 
 
-def _sqlite_recipe(engine: AsyncEngine) -> None:
-    sync_engine = engine.sync_engine
-
+def _sqlite_recipe(sync_engine: Engine) -> None:
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves

@@ -26,6 +26,8 @@ from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, U
 from .tokens import new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
+GAMES = Game.__table__
+ACTIONS = Action.__table__
 _SEAT_REF = re.compile(r"\{seat(\d+)\}")
 
 
@@ -204,18 +206,19 @@ class Table:
     async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
         async with self.db.read() as session:
             conn = await session.connection()
-            game = await self._game_row(conn, game_id, lock=False)
+            game = await self._game_row(conn, game_id)
             names = list((await conn.execute(
                 select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
             )).scalars().all())
         self.cache.names[game_id] = names
         return self._snapshot(game), names
 
-    async def _game_row(self, conn, game_id: str, lock: bool = True) -> Game:  # type: ignore[no-untyped-def]
-        """The game row (locked, inside an action's transaction); the snapshot column is
-        read only when this process has no cached state at that version."""
-        query = select(Game.id, Game.title, Game.version, Game.status).where(Game.id == game_id)
-        row = (await conn.execute(query.with_for_update() if lock else query)).one_or_none()
+    async def _game_row(self, conn, game_id: str) -> Game:  # type: ignore[no-untyped-def]
+        """The game row; its snapshot column is read only when this process has no cached
+        state at that version."""
+        row = (await conn.execute(
+            select(Game.id, Game.title, Game.version, Game.status).where(Game.id == game_id)
+        )).one_or_none()
         if row is None:
             raise NotFound("There is no game with that id.")
         game = Game(id=row.id, title=row.title, version=row.version, status=row.status)
@@ -236,54 +239,63 @@ class Table:
 
     # --- Taking an action ---
     async def act(self, viewer: Viewer, option_id: str, version: int) -> dict[str, Any]:
+        """Check and apply one action, then commit it with a conditional update: the row
+        changes only if the game is still at ``version``, so of two racing actions (in
+        any number of processes) exactly one applies and the other gets StaleVersion."""
         if viewer.seat is None:
             raise Unauthorized("Spectators cannot act: open your own seat's link to play.")
-        async with self.db.write() as session:
-            conn = await session.connection()  # Core statements: no ORM work on the hot path
-            game = await self._game_row(conn, viewer.game_id)
-            names = self.cache.names.get(game.id)
-            if names is None or names[viewer.seat] is None:  # maybe claimed in another process
-                names = list((await conn.execute(
-                    select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
-                )).scalars().all())
-                self.cache.names[game.id] = names
-            if names[viewer.seat] is None:
-                raise Forbidden("Take this seat first: type your name on your invite page.")
-            if version != game.version:
-                raise StaleVersion(
-                    f"The game has moved on (you saw version {version}, it is now at "
-                    f"{game.version}). Your page will refresh; choose again."
-                )
-            title = get_title(game.title)
-            state = self._snapshot(game).state
-            offered = {o.id for o in title.options(state, viewer.seat)}
-            if option_id not in offered:
-                raise NotOffered(_not_offered_message(option_id, offered))
-            try:
-                new_state = title.apply(state, viewer.seat, option_id)
-            except IllegalAction as refusal:
-                raise NotOffered(str(refusal)) from None
-            finished = title.result(new_state) is not None
-            changed = await conn.execute(
-                update(Game.__table__)
-                .where(Game.__table__.c.id == game.id, Game.__table__.c.version == version)
-                .values(
-                    version=version + 1,
-                    snapshot=json.dumps(title.dump(new_state)),
-                    status="finished" if finished else "active",
-                    updated_at=utcnow(),
-                )
+        snap, names = await self._current(viewer.game_id, version)
+        if names[viewer.seat] is None:
+            raise Forbidden("Take this seat first: type your name on your invite page.")
+        if version != snap.version:
+            raise StaleVersion(
+                f"The game has moved on (you saw version {version}, it is now at "
+                f"{snap.version}). Your page will refresh; choose again."
             )
-            if changed.rowcount != 1:  # another process won the race
+        title = get_title(snap.title)
+        offered = {o.id for o in title.options(snap.state, viewer.seat)}
+        if option_id not in offered:
+            raise NotOffered(_not_offered_message(option_id, offered))
+        try:
+            new_state = title.apply(snap.state, viewer.seat, option_id)
+        except IllegalAction as refusal:
+            raise NotOffered(str(refusal)) from None
+        status = "finished" if title.result(new_state) is not None else "active"
+        now = utcnow()
+        bump = (
+            update(GAMES)
+            .where(GAMES.c.id == snap.game_id, GAMES.c.version == version)
+            .values(version=version + 1, snapshot=json.dumps(title.dump(new_state)), status=status, updated_at=now)
+        )
+        log = insert(ACTIONS).values(
+            game_id=snap.game_id, seq=version + 1, seat=viewer.seat, option=option_id, created_at=now
+        )
+
+        def write(conn):  # type: ignore[no-untyped-def]
+            if conn.execute(bump).rowcount != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            await conn.execute(insert(Action.__table__).values(
-                game_id=game.id, seq=version + 1, seat=viewer.seat, option=option_id, created_at=utcnow()
-            ))
-            await self.hub.notify_in_transaction(conn, game.id, version + 1)
-        snap = Snapshot(game.id, game.title, version + 1, "finished" if finished else "active", new_state)
-        self.cache.put(snap)
-        await self.hub.publish(game.id, snap.version)
-        return build_view(title, snap, viewer.seat, names)
+            conn.execute(log)
+
+        async def write_async(conn):  # type: ignore[no-untyped-def]
+            if (await conn.execute(bump)).rowcount != 1:
+                raise StaleVersion("Someone else acted at the same moment. Choose again.")
+            await conn.execute(log)
+            await self.hub.notify_in_transaction(conn, snap.game_id, version + 1)
+
+        await self.db.commit_action(write, write_async)
+        after = Snapshot(snap.game_id, snap.title, version + 1, status, new_state)
+        self.cache.put(after)
+        await self.hub.publish(after.game_id, after.version)
+        return build_view(title, after, viewer.seat, names)
+
+    async def _current(self, game_id: str, version: int) -> tuple[Snapshot, list[str | None]]:
+        """The game as cached if that is at the version the player saw (a stale cache is
+        then caught by the conditional update), else as stored."""
+        snap = self.cache.get(game_id, version)
+        names = self.cache.names.get(game_id)
+        if snap is not None and names is not None and snap.version == version and all(names):
+            return snap, names
+        return await self._load(game_id)
 
     # --- Replays and checks ---
     async def action_log(self, game_id: str) -> list[tuple[int, str]]:
