@@ -66,7 +66,7 @@ class Database:
         """Run an action's writes in one transaction: on SQLite in the action thread
         (``sync_write``), elsewhere on the async engine (``async_write``)."""
         if self.action_engine is None or self._action_thread is None:
-            async with self.write_sessions() as session, session.begin():
+            async with self.write() as session:
                 return await async_write(await session.connection())
         engine = self.action_engine.execution_options(keydom_write=True)
 
@@ -88,7 +88,11 @@ def _sqlite_recipe(sync_engine: Engine) -> None:
     def _on_connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL is stored in the file; switching needs a lock, so only switch when needed
+        # (pool connections are opened while the action writer is busy).
+        cursor.execute("PRAGMA journal_mode")
+        if str(cursor.fetchone()[0]).lower() != "wal":
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.execute("PRAGMA foreign_keys=ON")
