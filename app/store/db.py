@@ -3,6 +3,7 @@
 SQLite: pysqlite does not BEGIN before a SELECT, so a read-then-write would not be
 isolated. We follow SQLAlchemy's documented recipe (autocommit at the driver, our own
 ``BEGIN IMMEDIATE``) and serialise writers in-process, which also removes lock waits.
+Actions, the hot path, commit on their own connection in one writer thread.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Database:
                 url.replace("sqlite+aiosqlite", "sqlite", 1), connect_args={"timeout": 30, "check_same_thread": False}
             )
             _sqlite_recipe(self.action_engine)
+            self._action_writes = self.action_engine.execution_options(keydom_write=True)
             self._action_thread: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="sqlite-actions")
         else:
             # No pre-ping (a round trip per checkout); stale connections are recycled instead.
@@ -68,10 +70,9 @@ class Database:
         if self.action_engine is None or self._action_thread is None:
             async with self.write() as session:
                 return await async_write(await session.connection())
-        engine = self.action_engine.execution_options(keydom_write=True)
 
         def in_transaction() -> T:
-            with engine.begin() as conn:
+            with self._action_writes.begin() as conn:
                 return sync_write(conn)
 
         return await asyncio.get_running_loop().run_in_executor(self._action_thread, in_transaction)
