@@ -107,5 +107,17 @@
     };
   }
   connect();
+  // Remember this seat on this device, so the home page can list "Your games".
+  if (token) {
+    try {
+      const you = (document.querySelector(".status-line .you strong") || {}).textContent || "";
+      const title = document.title.replace(/ — Keydom$/, "");
+      const games = JSON.parse(localStorage.getItem("keydom.games") || "[]")
+        .filter(function (g) { return g.url !== location.pathname; });
+      games.unshift({ url: location.pathname, title: title, you: you, seen: new Date().toISOString() });
+      localStorage.setItem("keydom.games", JSON.stringify(games.slice(0, 20)));
+    } catch (err) { /* private mode: nothing to remember */ }
+  }
+
   window.keydom = { choose: choose, refresh: refresh, get version() { return version; } };
 })();

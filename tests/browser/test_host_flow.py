@@ -29,6 +29,13 @@ def test_host_creates_a_game_and_a_friend_claims_the_open_seat(live_server, brow
     friend.click("button[type=submit]")
     friend.wait_for_selector(".status-line")
     assert "You are Cy" in friend.locator(".status-line").inner_text()
+    # Cy's device remembers the seat: the home page lists it under "Your games".
+    friend.goto(live_server.url + "/")
+    friend.wait_for_selector("#your-games:not([hidden])")
+    assert "Tiny Towns — as Cy" in friend.locator("#your-games").inner_text()
+    friend.click("#your-games a")
+    friend.wait_for_selector(".status-line")
+    assert "You are Cy" in friend.locator(".status-line").inner_text()
     # The host's seat page now shows Cy by name (it was an open seat).
     host.goto(links[0])
     assert host.locator(".town[data-seat='2'] .owner").inner_text() == "Cy"
