@@ -13,11 +13,12 @@ State is whatever the title likes internally; ``dump``/``load`` turn it into pla
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 Seat = int
 State = Any
 JSON = Any
+P = TypeVar("P")
 
 
 class IllegalAction(Exception):
@@ -166,6 +167,14 @@ class Title(Protocol):
 
     def load(self, raw: JSON) -> State:
         """The state back from ``dump``'s output."""
+
+
+def seat_view(players: Sequence[P], seat: Seat | None, public: Callable[[], dict[str, Any]],
+              private: Callable[[P], dict[str, Any]], log: Sequence[str]) -> dict[str, Any]:
+    """The envelope every title's ``view`` returns: the public parts, the seat's own
+    screen (None for spectators and for seats that do not exist) and the log."""
+    own = players[seat] if seat is not None and 0 <= seat < len(players) else None
+    return {"public": public(), "private": private(own) if own is not None else None, "log": list(log)}
 
 
 def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.protocol import seat_view
+
 from .content import BASIC, COLOURS, CRAFT, CUBES, FIELD_TYPES, FIELDS, LAWS, ROW_VALUES, TILES
 from .rules import (ACTIONS, AUCTION, COLLECT, KEYTHEDRAL, NUMBERS, ORDER, OVER, PHASE_NUMBER,
                     SETUP, STEP_NAMES, WORKERS, Game, Player, basic_count, cottage_places,
@@ -25,12 +27,7 @@ PLAYER_COLOURS = ("blue", "yellow", "grey", "green", "red")  # the 2nd edition's
 
 def view(g: Game, seat: Seat | None) -> dict[str, Any]:
     """``{"public": ..., "private": ... (None for spectators), "log": [...]}``."""
-    own = g.players[seat] if seat is not None and 0 <= seat < len(g.players) else None
-    return {
-        "public": public_view(g),
-        "private": private_view(g, own) if own is not None else None,
-        "log": list(g.log),
-    }
+    return seat_view(g.players, seat, lambda: public_view(g), lambda own: private_view(g, own), g.log)
 
 
 def public_view(g: Game) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.protocol import seat_view
+
 from .content import ALL_CARDS, RESOURCES
 from .rules import (BUILD, KEEP, PLACE, STEP_NAMES, WATCH, Game, Player, is_solo,
                     is_town_hall, pickable, result, sites, to_act)
@@ -28,12 +30,7 @@ def card_json(card_id: str) -> dict[str, Any]:
 
 def view(g: Game, seat: Seat | None) -> dict[str, Any]:
     """``{"public": ..., "private": ... (None for spectators), "log": [...]}``."""
-    own = g.players[seat] if seat is not None and 0 <= seat < len(g.players) else None
-    return {
-        "public": public_view(g),
-        "private": private_view(g, own) if own is not None else None,
-        "log": list(g.log),
-    }
+    return seat_view(g.players, seat, lambda: public_view(g), lambda own: private_view(g, own), g.log)
 
 
 def public_view(g: Game) -> dict[str, Any]:
