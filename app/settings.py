@@ -38,6 +38,8 @@ class Settings:
     )
     # Where links handed to players point; empty means "the host the request came in on".
     public_url: str = field(default_factory=lambda: os.environ.get("PUBLIC_URL", "").rstrip("/"))
+    # Redis pub/sub for change notices between processes (instead of PostgreSQL NOTIFY).
+    redis_url: str = field(default_factory=lambda: os.environ.get("REDIS_URL", ""))
     # New games per minute per client address (and the burst allowed at once).
     create_per_minute: int = field(default_factory=lambda: int(os.environ.get("CREATE_PER_MINUTE", "30")))
     create_burst: int = field(default_factory=lambda: int(os.environ.get("CREATE_BURST", "60")))

@@ -17,8 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, workers: int = 1, port: int | None = None) -> None:
+    def __init__(self, database_url: str, workers: int = 1, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
+        self.extra_env = env or {}
         self.workers = workers
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -27,7 +29,7 @@ class ServerProcess:
     def start(self) -> "ServerProcess":
         env = {**os.environ, "DATABASE_URL": self.database_url, "PORT": str(self.port),
                "HOST": "127.0.0.1", "WORKERS": str(self.workers), "CREATE_BURST": "100000",
-               "CREATE_PER_MINUTE": "100000"}
+               "CREATE_PER_MINUTE": "100000", **self.extra_env}
         self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      start_new_session=True)

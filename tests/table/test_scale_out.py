@@ -1,10 +1,12 @@
-"""Several server processes on one PostgreSQL database: an action accepted by one
-process reaches the websockets held by the others (LISTEN/NOTIFY)."""
+"""Several server processes on one database: an action accepted by one process reaches
+the websockets held by the others (PostgreSQL LISTEN/NOTIFY, or Redis pub/sub)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
 
 import httpx
 import pytest
@@ -13,7 +15,15 @@ import websockets
 from ..procs import ServerProcess
 from .test_races_and_crashes import run_async
 
-pytestmark = pytest.mark.postgres
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def redis_reachable() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 async def _watch_and_act(a: ServerProcess, b: ServerProcess, rounds: int) -> list[int]:
@@ -36,13 +46,26 @@ async def _watch_and_act(a: ServerProcess, b: ServerProcess, rounds: int) -> lis
     return seen
 
 
+@pytest.mark.postgres
 def test_an_action_on_one_process_reaches_sockets_on_another(pg_url):
     with ServerProcess(pg_url) as a, ServerProcess(pg_url) as b:
         seen = run_async(_watch_and_act(a, b, rounds=8))
     assert seen == list(range(1, 9))
 
 
+@pytest.mark.postgres
 def test_two_workers_behind_one_port_deliver_every_update(pg_url):
     with ServerProcess(pg_url, workers=2) as both:
         seen = run_async(_watch_and_act(both, both, rounds=8))
     assert seen == list(range(1, 9))
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_redis_pub_sub_carries_updates_between_processes(database, request):
+    if not redis_reachable():
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}; skipping the Redis hub test")
+    url = request.getfixturevalue("sqlite_url" if database == "sqlite" else "pg_url")
+    env = {"REDIS_URL": REDIS_URL}
+    with ServerProcess(url, env=env) as a, ServerProcess(url, env=env) as b:
+        seen = run_async(_watch_and_act(a, b, rounds=6))
+    assert seen == list(range(1, 7))
