@@ -1,8 +1,9 @@
 """The table: create games, seat players, show views and apply actions.
 
-Every route calls exactly one function here. Applying an action is one transaction with
-an optimistic version check: load, check seat + version + option, apply the rules,
-append the action, store the snapshot, commit, then tell the hub.
+Every route calls exactly one function here. Applying an action: check seat, version and
+option against the game's current state (cached, or read), apply the rules, then commit
+one short transaction (a version update that only matches the version the player saw,
+the new snapshot, the action row), then tell the hub.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, U
 from .tokens import new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
+MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
 GAMES = Game.__table__
 ACTIONS = Action.__table__
 _SEAT_REF = re.compile(r"\{seat(\d+)\}")
@@ -119,8 +121,8 @@ class Table:
         names = [_clean_name(n) for n in players]
         if seed is None:
             seed = secrets.randbelow(2**31)
-        elif not 0 <= seed < 2**63:
-            raise BadRequest("The seed must be a whole number from 0 to 2^63−1.")
+        elif not 0 <= seed <= MAX_SEED:
+            raise BadRequest(f"The seed must be a whole number from 0 to {MAX_SEED}.")
         try:
             chosen = validate_options(spec, options, len(players))
             state = title.setup(len(players), chosen, seed)

@@ -18,10 +18,14 @@ from app.store.migrate import upgrade
 from ..conftest import LiveServer
 
 
-@pytest.fixture(scope="module")
-def fuzz_server(tmp_path_factory):
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.db'}"
-    upgrade(url)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fuzz_server(request, tmp_path_factory):
+    """A live server on each database: type limits differ (PostgreSQL's are stricter)."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.db'}"
+        upgrade(url)
+    else:
+        url = request.getfixturevalue("pg_url")
     with LiveServer(url) as server:
         yield server
 

@@ -168,6 +168,8 @@ async def test_bad_action_bodies_get_a_readable_422(client, body, fragment):
         ({"title": "tiny-towns", "players": ["A" * 41, "B"]}, 422, "at most 40"),
         ({"title": "tiny-towns", "players": ["A\x07", "B"]}, 422, "control characters"),
         ({"title": "tiny-towns", "players": ["A", "B"], "seed": -1}, 422, "seed"),
+        ({"title": "tiny-towns", "players": ["A", "B"], "seed": 2**31}, 422, "seed"),
+        ({"title": "tiny-towns", "players": ["A", "B"], "seed": 2**70}, 422, "seed"),
         ({"title": "tiny-towns"}, 422, "'players' is required"),
     ],
 )
