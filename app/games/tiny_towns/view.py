@@ -10,6 +10,8 @@ placement being chosen or waiting to be revealed, the construction in progress, 
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 from app.games.protocol import seat_view
@@ -17,7 +19,8 @@ from app.games.protocol import seat_view
 from .content import ALL_CARDS, RESOURCES
 from .rules import (BUILD, KEEP, PLACE, STEP_NAMES, WATCH, Game, Player, is_solo,
                     is_town_hall, pickable, result, sites, to_act)
-from .town import Cell
+from .scoring import best_feeding, score_town
+from .town import Cell, Town
 
 Seat = int
 
@@ -61,9 +64,13 @@ def public_view(g: Game) -> dict[str, Any]:
 def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
     town = p.town
     built = p.monument if p.monument_round is not None else None
+    drawn = town.to_json()
+    total, fed = score_now(g, p, drawn)
     return {
         "seat": p.seat,
-        "town": town.to_json(),
+        "town": drawn,
+        "score_now": total,
+        "fed": fed,
         "complete": p.complete,
         "place": p.place,
         "monument": built,
@@ -78,6 +85,25 @@ def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
         "watch": list(p.watch) if built == "opaleyes_watch" and not _choosing_watch(p) else None,
         "shrine_value": p.shrine_value if built == "shrine" else None,
     }
+
+
+def score_now(g: Game, p: Player, drawn: list[list[Any]]) -> tuple[int, list[list[int]]]:
+    """The town's score if the game ended now, and its fed Cottages (towns are public,
+    and only built monuments count, so this reveals nothing)."""
+    n = len(g.players)
+    right = None if n == 1 else len(g.players[(p.seat - 1) % n].town.cells_of("feast_hall"))
+    return _score_now(json.dumps(drawn), right, p.place, p.shrine_value, tuple(g.cards))
+
+
+@lru_cache(maxsize=8192)
+def _score_now(drawn: str, right: int | None, place: int | None, shrine: int | None,
+               cards: tuple[str, ...]) -> tuple[int, list[list[int]]]:
+    # Memoised: most towns do not change from one action to the next, and every seat's
+    # view asks for every town.
+    town = Town.from_json(json.loads(drawn))
+    total = score_town(town, right_feast_halls=right, completion_place=place, shrine_value=shrine,
+                       game_types=cards).total
+    return total, sorted([r, c] for r, c in best_feeding(town))
 
 
 def has_chosen(g: Game, p: Player) -> bool:
