@@ -20,12 +20,16 @@ from app.store.migrate import upgrade
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def postgres_reachable() -> bool:
+def reachable(port: int, host: str = "127.0.0.1") -> bool:
     try:
-        with socket.create_connection(("127.0.0.1", 5432), timeout=0.5):
+        with socket.create_connection((host, port), timeout=0.5):
             return True
     except OSError:
         return False
+
+
+def postgres_reachable() -> bool:
+    return reachable(5432)
 
 
 def reset_postgres() -> str:

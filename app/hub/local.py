@@ -8,9 +8,12 @@ notice, because the view it will fetch is the newest anyway.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
 from contextlib import contextmanager
 from typing import Iterator
+
+log = logging.getLogger("keydom.hub")
 
 
 class Subscription:
@@ -60,6 +63,17 @@ class Hub:
             self._subs[game_id].discard(sub)
             if not self._subs[game_id]:
                 del self._subs[game_id]
+
+    def deliver_notice(self, notice: str, own_origin: str) -> None:
+        """A notice from another process, ``<game>:<version>:<origin>``; our own are
+        skipped (this process already delivered them, after caching the new state)."""
+        game_id, version, origin = (notice.split(":") + ["", ""])[:3]
+        if origin == own_origin:
+            return
+        try:
+            self.deliver(game_id, int(version))
+        except ValueError:
+            log.warning("ignoring malformed notice %r", notice[:80])
 
     def deliver(self, game_id: str, version: int) -> None:
         """Wake every local socket watching this game."""

@@ -62,14 +62,8 @@ class PostgresHub(Hub):
         await self._conn.add_listener(CHANNEL, self._on_notify)
 
     def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
-        # asyncpg calls this synchronously on the loop; delivering only fills queues.
-        game_id, version, origin = (payload.split(":") + ["", ""])[:3]
-        if origin == self.origin:
-            return
-        try:
-            self.deliver(game_id, int(version))
-        except ValueError:
-            log.warning("ignoring malformed notice %r", payload[:80])
+        # asyncpg calls this synchronously on the loop; delivering only wakes sockets.
+        self.deliver_notice(payload, self.origin)
 
     async def _keep_listening(self) -> None:
         """Reconnect with back-off; then wake every local socket so it catches up."""

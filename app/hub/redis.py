@@ -73,11 +73,4 @@ class RedisHub(Hub):
                 delay = min(delay * 2, 15)
 
     def _on_message(self, data: bytes | str) -> None:
-        text = data.decode() if isinstance(data, bytes) else data
-        game_id, version, origin = (text.split(":") + ["", ""])[:3]
-        if origin == self.origin:
-            return
-        try:
-            self.deliver(game_id, int(version))
-        except ValueError:
-            log.warning("ignoring malformed notice %r", text[:80])
+        self.deliver_notice(data.decode() if isinstance(data, bytes) else data, self.origin)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 
 import httpx
 import pytest
 import websockets
 
+from ..conftest import reachable
 from ..procs import ServerProcess
 from .test_races_and_crashes import run_async
 
@@ -19,11 +19,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 def redis_reachable() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
-            return True
-    except OSError:
-        return False
+    return reachable(6379)
 
 
 async def _watch_and_act(a: ServerProcess, b: ServerProcess, rounds: int) -> list[int]:
