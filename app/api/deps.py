@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
+from starlette.requests import HTTPConnection
 
 from app.table.errors import Unauthorized
 from app.table.service import Table
@@ -33,3 +34,14 @@ TokenDep = Annotated[str | None, Depends(bearer_token)]
 def base_url(request: Request) -> str:
     configured = request.app.state.settings.public_url
     return configured or str(request.base_url).rstrip("/")
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """Browsers send Origin on form posts and websockets; it must be this server (or the
+    configured PUBLIC_URL). Clients that send none (not browsers) are let through."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    host = conn.headers.get("host", "")
+    public = conn.app.state.settings.public_url
+    return origin in {f"http://{host}", f"https://{host}"} | ({public} if public else set())

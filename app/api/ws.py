@@ -11,6 +11,7 @@ import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.api.deps import same_origin
 from app.hub.local import Subscription
 from app.table.errors import TableError
 from app.table.service import Table, Viewer
@@ -26,7 +27,7 @@ MAX_FRAME = 4096
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
     table: Table = websocket.app.state.table
-    if not origin_allowed(websocket):
+    if not same_origin(websocket):
         await websocket.close(code=CLOSE_REFUSED, reason="Cross-site websocket refused.")
         return
     await websocket.accept()
@@ -100,13 +101,3 @@ def _parse_since(raw: str) -> int | None:
     since = message.get("since") if isinstance(message, dict) else None
     return since if isinstance(since, int) and not isinstance(since, bool) else None
 
-
-def origin_allowed(websocket: WebSocket) -> bool:
-    """Browsers send Origin; it must be this server. Non-browser clients send none."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = websocket.headers.get("host", "")
-    public = websocket.app.state.settings.public_url
-    allowed = {f"http://{host}", f"https://{host}"} | ({public} if public else set())
-    return origin in allowed

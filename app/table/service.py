@@ -206,38 +206,24 @@ class Table:
         return build_view(get_title(snap.title), snap, viewer.seat, names)
 
     async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
+        """The game as stored, and its seat names. The snapshot column is read and parsed
+        only when this process has no cached state at the stored version."""
         async with self.db.read() as session:
-            conn = await session.connection()
-            game = await self._game_row(conn, game_id)
-            names = list((await conn.execute(
-                select(Seat.name).where(Seat.game_id == game.id).order_by(Seat.seat)
+            row = (await session.execute(
+                select(Game.title, Game.version, Game.status).where(Game.id == game_id)
+            )).one_or_none()
+            if row is None:
+                raise NotFound("There is no game with that id.")
+            snap = self.cache.get(game_id, row.version)
+            if snap is None or snap.version != row.version:
+                raw = (await session.execute(select(Game.snapshot).where(Game.id == game_id))).scalar_one()
+                snap = Snapshot(game_id, row.title, row.version, row.status, get_title(row.title).load(json.loads(raw)))
+                self.cache.put(snap)
+            names = list((await session.execute(
+                select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
             )).scalars().all())
         self.cache.names[game_id] = names
-        return self._snapshot(game), names
-
-    async def _game_row(self, conn, game_id: str) -> Game:  # type: ignore[no-untyped-def]
-        """The game row; its snapshot column is read only when this process has no cached
-        state at that version."""
-        row = (await conn.execute(
-            select(Game.id, Game.title, Game.version, Game.status).where(Game.id == game_id)
-        )).one_or_none()
-        if row is None:
-            raise NotFound("There is no game with that id.")
-        game = Game(id=row.id, title=row.title, version=row.version, status=row.status)
-        cached = self.cache.get(game_id, row.version)
-        if cached is None or cached.version != row.version:
-            game.snapshot = (await conn.execute(
-                select(Game.snapshot).where(Game.id == game_id)
-            )).scalar_one()
-        return game
-
-    def _snapshot(self, game: Game) -> Snapshot:
-        snap = self.cache.get(game.id, game.version)
-        if snap is None or snap.version != game.version:
-            state = get_title(game.title).load(json.loads(game.snapshot))
-            snap = Snapshot(game.id, game.title, game.version, game.status, state)
-            self.cache.put(snap)
-        return snap
+        return snap, names
 
     # --- Taking an action ---
     async def act(self, viewer: Viewer, option_id: str, version: int) -> dict[str, Any]:
@@ -255,13 +241,11 @@ class Table:
                 f"{snap.version}). Your page will refresh; choose again."
             )
         title = get_title(snap.title)
-        offered = {o.id for o in title.options(snap.state, viewer.seat)}
-        if option_id not in offered:
-            raise NotOffered(_not_offered_message(option_id, offered))
-        try:
+        try:  # apply checks the option is listed; only a refusal needs the list here
             new_state = title.apply(snap.state, viewer.seat, option_id)
-        except IllegalAction as refusal:
-            raise NotOffered(str(refusal)) from None
+        except IllegalAction:
+            offered = {o.id for o in title.options(snap.state, viewer.seat)}
+            raise NotOffered(_not_offered_message(option_id, offered)) from None
         status = "finished" if title.result(new_state) is not None else "active"
         now = utcnow()
         bump = (

@@ -8,11 +8,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.api.deps import TableDep, TokenDep, base_url
+from app.api.deps import TableDep, TokenDep, base_url, same_origin
 from app.api.ratelimit import check_create_rate
 from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
-from app.table.errors import BadRequest, Forbidden, NotFound, TableError
+from app.table.errors import BadRequest, Forbidden, NotFound
 
 from .render import game_context
 
@@ -28,12 +28,7 @@ def error_page(request: Request, status: int, message: str) -> HTMLResponse:
 
 def _same_origin(request: Request) -> None:
     """Refuse form posts that a browser sent from another site (CSRF)."""
-    origin = request.headers.get("origin")
-    if origin is None:  # not a browser, or a same-origin navigation that omits it
-        return
-    host = request.headers.get("host", "")
-    allowed = {f"http://{host}", f"https://{host}", request.app.state.settings.public_url}
-    if origin not in allowed:
+    if not same_origin(request):
         raise Forbidden("This form was sent from another site, so it was refused.")
 
 
@@ -147,5 +142,3 @@ async def rules(request: Request, title_id: str) -> Response:
     spec = get_title(title_id).TITLE
     return templates.TemplateResponse(request, f"rules/{title_id}.html", {"spec": spec})
 
-
-__all__ = ["router", "error_page", "TableError"]
