@@ -1,40 +1,68 @@
-"""A small seeded random number generator whose whole state is one JSON-friendly int.
+"""The game's random number generator: keyed by a secret, its whole state one short string.
 
 Game code never touches ``random``: every draw comes from an ``Rng`` kept in the game
 state, so replaying the action log from the seed rebuilds the state exactly.
+
+Why a keyed hash and not a fast small generator: public draws (the start player, a field
+laid face up) are outputs of the same stream as hidden ones (the order of a face-down
+pile). With a small generator, anyone who sees the public start of a game can try every
+seed, or solve for the state, and read the hidden order. Here each output is
+BLAKE2b(key, counter): knowing any number of outputs tells nothing about the others, and
+the key has 256 bits, so a game created with a server-made secret cannot be searched.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Sequence, TypeVar
 
 T = TypeVar("T")
-_MASK = (1 << 64) - 1
+_U64 = 1 << 64
+
+
+def key_for(seed: int) -> bytes:
+    """The 256-bit key of a seed. Any non-negative int is a seed: a server-made secret
+    of 256 bits, or a small number given on purpose for tests and replays."""
+    if seed < 0:
+        raise ValueError("a seed is a non-negative whole number")
+    raw = seed.to_bytes(max(1, (seed.bit_length() + 7) // 8), "big")
+    return hashlib.sha256(b"keydom-rng\0" + raw).digest()
 
 
 class Rng:
-    """SplitMix64. Deterministic across platforms and Python versions.
+    """A counter-mode generator keyed by the game's secret.
+
+    ``Rng(seed)`` starts a stream; ``Rng(rng.state)`` resumes one exactly where it was.
 
     >>> a, b = Rng(7), Rng(7)
     >>> [a.randrange(100) for _ in range(3)] == [b.randrange(100) for _ in range(3)]
     True
+    >>> c = Rng(a.state); c.randrange(10**9) == a.randrange(10**9)
+    True
     """
 
-    def __init__(self, state: int) -> None:
-        self.state = state & _MASK
+    def __init__(self, seed_or_state: int | str) -> None:
+        if isinstance(seed_or_state, str):
+            key_hex, _, counter = seed_or_state.partition(":")
+            self._key, self._counter = bytes.fromhex(key_hex), int(counter)
+        else:
+            self._key, self._counter = key_for(seed_or_state), 0
+
+    @property
+    def state(self) -> str:
+        """The whole generator as JSON-friendly text (server-side only: it holds the key)."""
+        return f"{self._key.hex()}:{self._counter}"
 
     def next_u64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        self._counter += 1
+        digest = hashlib.blake2b(self._counter.to_bytes(8, "big"), key=self._key, digest_size=8).digest()
+        return int.from_bytes(digest, "big")
 
     def randrange(self, n: int) -> int:
         """Uniform in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("randrange needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _U64 - (_U64 % n)
         while True:
             x = self.next_u64()
             if x < limit:

@@ -101,7 +101,7 @@ class Player:
 class Game:
     players: list[Player]
     options: dict[str, Any]
-    rng: int
+    rng: str  # Rng.state: holds the game secret, never in a view
     phase: str = SETUP
     round: int = 0
     start: Seat = 0  # holder of the start player marker
@@ -327,7 +327,7 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
     if not 2 <= players <= 5:
         raise IllegalAction("Keythedral is for 2–5 players.")
     rng = Rng(seed)
-    g = Game(players=[Player(s) for s in range(players)], options=dict(options), rng=0)
+    g = Game(players=[Player(s) for s in range(players)], options=dict(options), rng="")
     sizes = ROW_SIZES[options.get("length", "full")]
     for value in ROW_VALUES:
         pile = rng.shuffled(sorted(t for t, tile in TILES.items() if tile.value == value))

@@ -136,7 +136,7 @@ class Game:
     players: list[Player]
     options: dict[str, Any]
     cards: list[str]  # the 7 building cards in play, Cottage first
-    rng: int
+    rng: str  # Rng.state: holds the game secret, never in a view
     phase: str = KEEP
     round: int = 0
     master_builder: Seat | None = None
