@@ -22,7 +22,8 @@ class NewGame(BaseModel):
     players: list[str | None] = Field(
         max_length=12, description="One entry per seat: a name, or null to leave the seat open."
     )
-    seed: int | None = Field(default=None, description="Fix the shuffle, e.g. for a rematch.")
+    seed: int | None = Field(default=None, description=("Deal from this seed instead of a fresh server secret, for tests and deliberate "
+                                   "replays only: anyone who knows it knows every hidden draw. The game's view says so."))
     options: dict[str, Any] | None = None
 
 

@@ -23,7 +23,11 @@ class Game(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     title: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)  # only when given on purpose
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # hex; hidden draws come from it
+    seed_given: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.true())
+    # per seat, then the spectator: the version at which what they see last changed
+    view_versions: Mapped[list | None] = mapped_column(JSON, nullable=True)
     players: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="active")  # active | finished
     version: Mapped[int] = mapped_column(Integer, default=0)  # = number of actions applied
@@ -51,4 +55,5 @@ class Action(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based; game.version after it
     seat: Mapped[int] = mapped_column(Integer)
     option: Mapped[str] = mapped_column(String(120))
+    log: Mapped[list | None] = mapped_column(JSON, nullable=True)  # the lines this action wrote
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

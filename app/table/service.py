@@ -28,6 +28,7 @@ from .tokens import new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
 MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
+SECRET_BITS = 256  # hidden draws come from this many bits of server randomness per game
 GAMES = Game.__table__
 ACTIONS = Action.__table__
 _SEAT_REF = re.compile(r"\{seat(\d+)\}")
@@ -64,6 +65,7 @@ class Snapshot:
     version: int
     status: str
     state: State
+    seed_given: bool = False
 
 
 class StateCache:
@@ -119,20 +121,22 @@ class Table:
                 f"{spec.name} needs {spec.min_players}–{spec.max_players} players; got {len(players)}."
             )
         names = [_clean_name(n) for n in players]
+        secret: int | None = None
         if seed is None:
-            seed = secrets.randbelow(2**31)
-        elif not 0 <= seed <= MAX_SEED:
+            secret = secrets.randbits(SECRET_BITS)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise BadRequest(f"The seed must be a whole number from 0 to {MAX_SEED}.")
         try:
             chosen = validate_options(spec, options, len(players))
-            state = title.setup(len(players), chosen, seed)
+            state = title.setup(len(players), chosen, seed if secret is None else secret)
         except IllegalAction as refusal:
             raise BadRequest(str(refusal)) from None
         game_id = new_game_id()
         links = [SeatLink(i, name, new_token()) for i, name in enumerate(names)]
         async with self.db.write() as session:
             session.add(Game(
-                id=game_id, title=spec.id, options=chosen, seed=seed, players=len(players),
+                id=game_id, title=spec.id, options=chosen, players=len(players),
+                seed=seed, seed_given=secret is None, secret=None if secret is None else f"{secret:064x}",
                 status="active", version=0, snapshot=json.dumps(title.dump(state)),
             ))
             await session.flush()
@@ -140,7 +144,7 @@ class Table:
                 Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token))
                 for link in links
             )
-        self.cache.put(Snapshot(game_id, spec.id, 0, "active", state))
+        self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
         return CreatedGame(game_id, spec.id, links)
 
@@ -210,14 +214,15 @@ class Table:
         only when this process has no cached state at the stored version."""
         async with self.db.read() as session:
             row = (await session.execute(
-                select(Game.title, Game.version, Game.status).where(Game.id == game_id)
+                select(Game.title, Game.version, Game.status, Game.seed_given).where(Game.id == game_id)
             )).one_or_none()
             if row is None:
                 raise NotFound("There is no game with that id.")
             snap = self.cache.get(game_id, row.version)
             if snap is None or snap.version != row.version:
                 raw = (await session.execute(select(Game.snapshot).where(Game.id == game_id))).scalar_one()
-                snap = Snapshot(game_id, row.title, row.version, row.status, get_title(row.title).load(json.loads(raw)))
+                snap = Snapshot(game_id, row.title, row.version, row.status, get_title(row.title).load(json.loads(raw)),
+                                seed_given=row.seed_given)
                 self.cache.put(snap)
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
@@ -269,7 +274,7 @@ class Table:
             await self.hub.notify_in_transaction(conn, snap.game_id, version + 1)
 
         await self.db.commit_action(write, write_async)
-        after = Snapshot(snap.game_id, snap.title, version + 1, status, new_state)
+        after = Snapshot(snap.game_id, snap.title, version + 1, status, new_state, snap.seed_given)
         self.cache.put(after)
         await self.hub.publish(after.game_id, after.version)
         return build_view(title, after, viewer.seat, names)
@@ -298,7 +303,7 @@ class Table:
             if game is None:
                 raise NotFound("There is no game with that id.")
         title = get_title(game.title)
-        state = title.setup(game.players, game.options, game.seed)
+        state = title.setup(game.players, game.options, setup_seed(game))
         for seat, option in await self.action_log(game_id):
             state = title.apply(state, seat, option)
         return title.dump(state) == json.loads(game.snapshot)
@@ -315,6 +320,7 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "title": snap.title,
         "status": snap.status,
         "version": snap.version,
+        "seed_given": snap.seed_given,
         "seat": seat,
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
         "to_act": sorted(title.to_act(state)),
@@ -324,6 +330,11 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "options": [o.as_json() for o in title.options(state, seat)] if seat is not None else [],
         "result": result.as_json() if result else None,
     }
+
+
+def setup_seed(game: Game) -> int:
+    """What the game was dealt from: its server secret, or the seed it was given."""
+    return int(game.secret, 16) if game.secret else int(game.seed or 0)
 
 
 def seat_names(names: list[str | None]) -> list[str]:

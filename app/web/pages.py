@@ -86,12 +86,9 @@ def _read_new_game_form(spec: Any, form: Any) -> tuple[list[str | None], dict[st
             options[o.key] = form.get(o.key) == "on"
         else:
             options[o.key] = form.get(o.key, o.default)
-    seed_text = (form.get("seed") or "").strip()
-    if not seed_text:
-        return players, options, None
-    if not seed_text.isdigit():
-        raise BadRequest("The seed must be a whole number (or left empty).")
-    return players, options, int(seed_text)
+    # No seed from the page: a game made here always deals from a fresh server secret, so
+    # a "rematch" cannot repeat the hidden order. The API still takes one for tests and replays.
+    return players, options, None
 
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)
