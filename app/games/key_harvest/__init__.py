@@ -1,0 +1,1 @@
+"""Key Harvest (in progress)."""
