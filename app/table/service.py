@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import case, insert, select, update
 
 from app.games import UnknownTitle, get_title
 from app.games.protocol import IllegalAction, State, Title, validate_options
@@ -31,6 +31,7 @@ MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
 SECRET_BITS = 256  # hidden draws come from this many bits of server randomness per game
 GAMES = Game.__table__
 ACTIONS = Action.__table__
+SEATS = Seat.__table__
 _SEAT_REF = re.compile(r"\{seat(\d+)\}")
 
 
@@ -157,7 +158,14 @@ class Table:
             seat = await self._seat_for_token(session, game_id, token)
             if seat.name:
                 raise Forbidden(f"This seat is already taken by {seat.name}.")
-            seat.name = cleaned
+            # Conditional on the seat still being open: of two claims at the same moment
+            # (on PostgreSQL both may have read it open) exactly one matches.
+            claimed = await session.execute(
+                update(SEATS).where(SEATS.c.id == seat.id, SEATS.c.name.is_(None)).values(name=cleaned)
+            )
+            if claimed.rowcount != 1:
+                taken = (await session.execute(select(Seat.name).where(Seat.id == seat.id))).scalar_one()
+                raise Forbidden(f"This seat is already taken by {taken}.")
             self.cache.names.pop(game_id, None)
             await self.hub.notify_in_transaction(session, game_id, -1)
         await self.hub.publish(game_id, -1)
@@ -210,19 +218,26 @@ class Table:
         return build_view(get_title(snap.title), snap, viewer.seat, names)
 
     async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
-        """The game as stored, and its seat names. The snapshot column is read and parsed
-        only when this process has no cached state at the stored version."""
+        """The game as stored, and its seat names. Version and snapshot come from one
+        statement: on PostgreSQL each statement sees the newest commits, so two reads could
+        pair one version with the next version's state (and a race loser would be judged
+        against the winner's state). The snapshot column is sent and parsed only when this
+        process has no cached state at the stored version."""
+        cached = self.cache.get(game_id, 0)
         async with self.db.read() as session:
             row = (await session.execute(
-                select(Game.title, Game.version, Game.status, Game.seed_given).where(Game.id == game_id)
+                select(Game.title, Game.version, Game.status, Game.seed_given,
+                       case((Game.version == (cached.version if cached else -1), None),
+                            else_=Game.snapshot).label("snapshot"))
+                .where(Game.id == game_id)
             )).one_or_none()
             if row is None:
                 raise NotFound("There is no game with that id.")
-            snap = self.cache.get(game_id, row.version)
-            if snap is None or snap.version != row.version:
-                raw = (await session.execute(select(Game.snapshot).where(Game.id == game_id))).scalar_one()
-                snap = Snapshot(game_id, row.title, row.version, row.status, get_title(row.title).load(json.loads(raw)),
-                                seed_given=row.seed_given)
+            if cached is not None and row.snapshot is None:
+                snap = cached
+            else:
+                snap = Snapshot(game_id, row.title, row.version, row.status,
+                                get_title(row.title).load(json.loads(row.snapshot)), seed_given=row.seed_given)
                 self.cache.put(snap)
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
