@@ -49,9 +49,11 @@ Decisions on points the rulebook leaves open (each is stated again where it is c
   if all remaining players have, it goes to the next one (and the last player always
   names). Every naming counts as a turn as Master Builder (tiebreak), the last player's
   too.
-- In a construction step a player is asked only if they can build something or hold a
-  Cavern cube and have an empty square; after each building, a player with nothing more
-  to do is done without saying so. A layout is picked one square at a time; "cancel"
+- In a construction step a player is asked only if they can build something, or hold a
+  Cavern cube and have an empty square, or some monument they might hold as far as the
+  others know (any not yet built) fits their town: whose turn it is is public, so it must
+  not depend on which monument they kept. After each building, a player with nothing more
+  to do by that same test is done without saying so. A layout is picked one square at a time; "cancel"
   drops the whole construction in progress.
 - Town Hall: nobody needs to act as the Mayor: the rules turn the cards over. Rounds
   cycle card, card, free choice (choose a resource in secret, then place it). Each card goes to the discard pile
@@ -68,6 +70,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
+from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
@@ -146,7 +149,7 @@ class Game:
     discard: list[Resource] = field(default_factory=list)  # Town Hall discards
     revealed: list[Resource] = field(default_factory=list)  # solo: the three face-up cards
     completed: int = 0  # towns complete so far
-    log: list[str] = field(default_factory=list)
+    log: GameLog = field(default_factory=GameLog)  # recent lines; the table keeps the rest
 
 
 # --- Small words ---
@@ -513,7 +516,23 @@ def begin_construction(g: Game) -> None:
 
 
 def can_construct(g: Game, p: Player) -> bool:
-    return bool(buildable(g, p)) or bool(p.cavern and p.town.empty_cells())
+    """Whether the player is asked in this construction step.
+
+    Everyone sees who is asked, so the answer may use only what everyone knows: the
+    buildings in play, the town, Cavern cubes, and whether *some* monument the player might
+    hold (any not yet built by anyone) fits. Asking only when the kept monument fits would
+    tell the table which monument it is.
+    """
+    return (bool(buildable(g, p)) or bool(p.cavern and p.town.empty_cells())
+            or any(layouts_in_town(g, p, m) for m in monuments_they_might_hold(g, p)))
+
+
+def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
+    """The monuments the other players cannot rule out for this player's secret one."""
+    if not g.options.get("monuments") or p.monument_round is not None:
+        return []
+    built = {q.monument for q in g.players if q.monument_round is not None}
+    return [m for m in MONUMENTS if m not in built and not (is_solo(g) and m in SOLO_REMOVED)]
 
 
 def buildable(g: Game, p: Player) -> list[str]:
@@ -1043,13 +1062,14 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 # --- Saving: plain JSON ---
 
 def dump(g: Game) -> dict[str, Any]:
-    raw = {k: copy.deepcopy(v) for k, v in vars(g).items() if k != "players"}
+    raw = {k: copy.deepcopy(v) for k, v in vars(g).items() if k not in ("players", "log")}
     raw["players"] = [{**{k: copy.deepcopy(v) for k, v in vars(p).items() if k != "town"},
                        "town": p.town.to_json()} for p in g.players]
+    raw["log"] = g.log.dump()
     return raw
 
 
 def load(raw: dict[str, Any]) -> Game:
     raw = copy.deepcopy(raw)
     players = [Player(**{**p, "town": Town.from_json(p["town"])}) for p in raw.pop("players")]
-    return Game(players=players, **raw)
+    return Game(players=players, log=GameLog.load(raw.pop("log", [])), **raw)
