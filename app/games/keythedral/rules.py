@@ -95,6 +95,7 @@ class Player:
     tiles: list[str] = field(default_factory=list)  # building tiles acquired (secret)
     laws: list[str] = field(default_factory=list)  # law cards held (secret until played)
     fences: int = FENCES_EACH  # fence markers not yet built
+    received: dict[str, Any] | None = None  # the last auction payment to this seat (secret colours)
 
 
 @dataclass
@@ -135,7 +136,7 @@ class Game:
     actor: Seat = 0
     passes: int = 0  # passes in succession
     extra: int = 0  # Foreman: more actions for the actor
-    closing: bool = False  # a new law was taken: Phase 3 ends after this action
+    stopped: list[Seat] = field(default_factory=list)  # took a new law: no more actions this phase
     auction: dict[str, Any] | None = None
     effects: dict[str, list[Any]] = field(default_factory=dict)  # laws in force this phase
     pending: dict[str, Any] | None = None  # a choice with several steps, in progress
@@ -581,7 +582,7 @@ def collect(g: Game, seat: Seat) -> None:
 def begin_actions(g: Game) -> None:
     g.phase = ACTIONS
     g.effects = {k: v for k, v in g.effects.items() if k not in ("bumper", "blight", "granary")}
-    g.actor, g.passes, g.extra, g.closing = g.start, 0, 0, False
+    g.actor, g.passes, g.extra, g.stopped = g.start, 0, 0, []
     g.log.append("Phase 3: actions, starting with the start player.")
 
 
@@ -612,29 +613,43 @@ def a_cube(colour: Colour) -> str:
     return ("an " if name[0] in "aeiou" else "a ") + name
 
 
+def able_to_act(g: Game) -> list[Seat]:
+    """Everyone who has not taken a new law card this phase, clockwise from the start player."""
+    return [s for s in turn_order(g, g.start) if s not in g.stopped]
+
+
 def finish_action(g: Game, seat: Seat) -> None:
-    """After any action but a pass: the phase closes after a new law was taken; Foreman
-    keeps the same player; otherwise the next player clockwise acts."""
+    """After any action but a pass: Foreman keeps the same player; otherwise the next
+    player clockwise who is still able to act. Nobody left able to act ends the phase."""
     g.passes = 0
     if g.phase == OVER:
         return
-    if g.closing:
-        end_actions(g)
-    elif g.extra:
+    if g.extra and seat not in g.stopped:
         g.extra -= 1
+        return
+    g.extra = 0
+    pass_turn(g, seat)
+
+
+def pass_turn(g: Game, seat: Seat) -> None:
+    """The turn goes clockwise to the next player still able to act."""
+    able = [s for s in turn_order(g, (seat + 1) % len(g.players)) if s not in g.stopped]
+    if able:
+        g.actor = able[0]
     else:
-        g.actor = (seat + 1) % len(g.players)
+        end_actions(g)
 
 
 def choose_pass(g: Game, p: Player, option_id: str) -> None:
-    """A player who passes may act again later, unless everyone passes in succession."""
+    """A player who passes may act again later. Phase 3 ends when every player still
+    able to act has passed in succession."""
     g.passes += 1
     g.extra = 0
     g.log.append(f"{seat_ref(p.seat)} passes.")
-    if g.passes >= len(g.players):
+    if g.passes >= len(able_to_act(g)):
         end_actions(g)
     else:
-        g.actor = (p.seat + 1) % len(g.players)
+        pass_turn(g, p.seat)
 
 
 # --- Action A: Acquire a building tile ---
@@ -838,9 +853,11 @@ def choose_remove(g: Game, p: Player, option_id: str) -> None:
 # --- Paying cube by cube (craft cubes, trading, law cards, the auction) ---
 
 def start_payment(g: Game, p: Player, need: int, allow: str, purpose: dict[str, Any],
-                  cancel: bool = True) -> None:
+                  cancel: bool = True, count_only: bool = False) -> None:
+    """``count_only``: settle unasked only when the number of cubes decides it (paying
+    every cube), for payments where being asked or not is seen by the table."""
     g.pending = {"kind": "pay", "seat": p.seat, "need": need, "paid": {}, "allow": allow,
-                 "purpose": purpose, "cancel": cancel}
+                 "purpose": purpose, "cancel": cancel, "count_only": count_only}
     settle_if_forced(g, p)
 
 
@@ -856,7 +873,8 @@ def settle_if_forced(g: Game, p: Player) -> None:
     pend = g.pending
     left = pend["need"] - sum(pend["paid"].values())
     avail = payable(g, p)
-    if left > 0 and (len(avail) == 1 or sum(avail.values()) == left):
+    one_colour = len(avail) == 1 and not pend.get("count_only")
+    if left > 0 and (one_colour or sum(avail.values()) == left):
         for c, n in avail.items():
             take = min(n, left)
             pend["paid"][c] = pend["paid"].get(c, 0) + take
@@ -963,14 +981,15 @@ def choose_law_slot(g: Game, p: Player, option_id: str) -> None:
 
 
 def take_law(g: Game, p: Player, paid: Counter, slot: int) -> None:
-    """The card is face down: only its taker learns it. Taking one ends Phase 3 (after the
-    taker may play it at once, if it is a Phase 3 card)."""
+    """The card is face down: only its taker learns it. Its taker can take no further
+    actions this phase (they may play it at once, if it is a Phase 3 card); the others go
+    on. The empty space is refilled at the end of the phase."""
     pay(g, p, paid)
     card = g.law_slots[slot]
     g.law_slots[slot] = None
     p.laws.append(card)  # type: ignore[arg-type]
-    g.closing = True
-    g.log.append(f"{seat_ref(p.seat)} takes a new law card; Phase 3 ends after this action.")
+    g.stopped.append(p.seat)
+    g.log.append(f"{seat_ref(p.seat)} takes a new law card and can take no more actions this phase.")
     g.pending = {"kind": "new_law", "seat": p.seat, "card": card}
 
 
@@ -1068,20 +1087,23 @@ def _foreman(g: Game, p: Player, card_id: str) -> None:
 
 
 def _favour(g: Game, p: Player, card_id: str) -> None:
+    """On the player's turn in the auction (bidding, or the holder deciding to match):
+    the marker is theirs and nobody pays."""
     discard_law(g, p, card_id)
     a = g.auction
     a["step"], a["winner"], a["amount"] = "start", p.seat, 0
-    g.log.append(f"{seat_ref(p.seat)} wins the start player marker without paying; "
-                 "sealed bids are set aside unseen.")
+    g.log.append(f"{seat_ref(p.seat)} wins the start player marker without paying.")
 
 
 def _patronage(g: Game, p: Player, card_id: str) -> None:
+    """Played before bidding; the bidder then bids as usual."""
     discard_law(g, p, card_id)
     g.auction["bonus"][str(p.seat)] = LAWS[card_id].amount
 
 
 def _phase_open(g: Game, p: Player, c: str) -> bool:
-    return not g.closing
+    """Cards that help later actions this phase are no use to a player who took a new law."""
+    return p.seat not in g.stopped
 
 
 LAW_EFFECTS: dict[str, LawEffect] = {
@@ -1112,7 +1134,8 @@ LAW_EFFECTS: dict[str, LawEffect] = {
     "survey": LawEffect(lambda g, p, c: bool(cottage_places(g)) and any(
         g.cottages[cottage_id(p.seat, n)]["gap"] for n in NUMBERS), _choose("survey")),
     # Phase 5
-    "favour": LawEffect(lambda g, p, c: True, _favour),
+    "favour": LawEffect(lambda g, p, c: g.auction is not None and g.auction["step"] in ("bid", "match"),
+                        _favour),
     "patronage": LawEffect(lambda g, p, c: g.auction is not None and g.auction["step"] == "bid"
                            and str(p.seat) not in g.auction["bonus"], _patronage),
 }
@@ -1218,7 +1241,7 @@ def end_actions(g: Game) -> None:
     g.workers = {}
     g.markers = {}
     g.effects = {}
-    g.closing, g.extra, g.passes = False, 0, 0
+    g.stopped, g.extra, g.passes = [], 0, 0
     for i, card in enumerate(g.law_slots):
         if card is None and g.law_deck:
             g.law_slots[i] = g.law_deck.pop(0)
@@ -1231,117 +1254,171 @@ def end_actions(g: Game) -> None:
 # --- Phase 5: Change start player ---
 
 def begin_auction(g: Game) -> None:
-    """The start player marker passes left; the others bid for it in secret."""
+    """The start player passes the marker to the player on their left, its holder; the
+    player on the holder's left opens the bidding."""
     g.phase = AUCTION
-    holder = (g.start + 1) % len(g.players)
+    previous = g.start
+    holder = (previous + 1) % len(g.players)
     g.start = holder
-    g.auction = {"holder": holder, "step": "bid", "bids": {}, "bonus": {}, "revealed": False,
-                 "winner": None, "amount": 0, "payer": None}
-    g.log.append(f"Phase 5: the start player marker passes to {seat_ref(holder)}; "
-                 "the others bid for it in secret.")
+    for p in g.players:
+        p.received = None
+    g.auction = {"holder": holder, "previous": previous, "step": "bid",
+                 "turn": (holder + 1) % len(g.players), "out": [], "leader": None, "bid": 0,
+                 "worth": 0, "bonus": {}, "winner": None, "amount": 0, "payer": None, "payee": None}
+    g.log.append(f"Phase 5: {seat_ref(previous)} passes the start player marker to {seat_ref(holder)}; "
+                 f"{seat_ref(g.auction['turn'])} opens the bidding.")
+    await_bid(g)
 
 
 def bidders(g: Game) -> list[Seat]:
-    """Everyone but the holder, clockwise from the holder's left (ties go to the first)."""
+    """Everyone but the holder, clockwise from the holder's left."""
     holder = g.auction["holder"]
     return [s for s in turn_order(g, holder) if s != holder]
 
 
-def auction_to_act(g: Game) -> frozenset[Seat]:
+def still_bidding(g: Game) -> list[Seat]:
+    """Bidders who have not passed: a pass is for the rest of the auction."""
+    return [s for s in bidders(g) if s not in g.auction["out"]]
+
+
+def bonus(g: Game, seat: Seat) -> int:
+    """What Patronage adds to every bid of this seat in this auction."""
+    return g.auction["bonus"].get(str(seat), 0)
+
+
+def can_raise(g: Game, seat: Seat) -> bool:
+    return cube_count(g.players[seat]) + bonus(g, seat) > g.auction["worth"]
+
+
+def next_bidder(g: Game, seat: Seat) -> Seat:
+    return next(s for s in turn_order(g, (seat + 1) % len(g.players)) if s in still_bidding(g))
+
+
+def await_bid(g: Game) -> None:
+    """Bidding goes clockwise; each bidder raises or passes. A bidder who cannot raise
+    and holds no law card passes without being asked (cubes and cards are counted in
+    public, so skipping them tells nobody anything). The bidding ends when everyone else
+    has passed after the last bid, or everyone has passed."""
     a = g.auction
-    if a["step"] == "bid":
-        return frozenset(s for s in bidders(g) if str(s) not in a["bids"])
-    if a["step"] == "match":
-        return frozenset({a["holder"]})
-    if a["step"] == "start":
-        return frozenset({a["winner"]})
-    return frozenset()
+    while True:
+        active = still_bidding(g)
+        if not active or active == [a["leader"]]:
+            end_bidding(g)
+            return
+        if a["turn"] not in active or a["turn"] == a["leader"]:
+            a["turn"] = next_bidder(g, a["turn"])
+            continue
+        if can_raise(g, a["turn"]) or holds_law(g, a["turn"]):
+            return  # a choice for this bidder
+        a["out"].append(a["turn"])
+        g.log.append(f"{seat_ref(a['turn'])} cannot raise the bid of {a['worth']} and passes."
+                     if a["leader"] is not None else f"{seat_ref(a['turn'])} has no cubes to bid and passes.")
 
 
-def auction_options(g: Game, p: Player) -> list[Option]:
-    a = g.auction
-    if a["step"] == "bid":
-        bonus = a["bonus"].get(str(p.seat), 0)
-        out = [Option(f"bid:{n}", bid_label(n, bonus), "bid", f"bid:{n}") for n in range(cube_count(p) + 1)]
-        return out + law_play_options(g, p)
-    if a["step"] == "match":
-        out = []
-        if cube_count(p) >= a["amount"]:
-            out.append(Option("match", f"Match the bid: pay {plural(a['amount'], 'cube')} to the store "
-                                       "and keep the marker", "match"))
-        out.append(Option("decline", f"Let it go for {plural(a['amount'], 'cube')} paid to you", "decline"))
-        return out + law_play_options(g, p)
-    return [Option(f"start:{s}", f"Player {s + 1} starts next round", "start", f"seat:{s}")
-            for s in range(len(g.players))]
+def bid_options(g: Game, p: Player) -> list[Option]:
+    """Every raise the bidder can pay for (each cube counts 1), or pass."""
+    extra = bonus(g, p.seat)
+    lowest = max(0, g.auction["worth"] + 1 - extra)
+    out = [Option(f"bid:{n}", bid_label(n, extra), "bid", f"bid:{n}")
+           for n in range(lowest, cube_count(p) + 1)]
+    return out + [Option("pass", "Pass (you are out of this auction)", "bid", "bid:pass")] + law_play_options(g, p)
 
 
-def bid_label(n: int, bonus: int) -> str:
-    if n == 0 and not bonus:
-        return "Pass (bid nothing)"
-    extra = f" (counts {n + bonus})" if bonus else ""
-    return f"Bid {plural(n, 'cube')}{extra}"
+def bid_label(n: int, extra: int) -> str:
+    counts = f" (counts {n + extra})" if extra else ""
+    return f"Bid {plural(n, 'cube')}{counts}"
 
 
 def choose_bid(g: Game, p: Player, option_id: str) -> None:
+    """Bids are spoken aloud: everyone hears the amount."""
     a = g.auction
-    a["bids"][str(p.seat)] = int(option_id.removeprefix("bid:"))
-    g.log.append(f"{seat_ref(p.seat)} seals a bid.")
-    if not auction_to_act(g):
-        reveal_bids(g)
+    a["leader"], a["bid"] = p.seat, int(option_id.removeprefix("bid:"))
+    a["worth"] = a["bid"] + bonus(g, p.seat)
+    counts = f" (it counts {a['worth']} with Patronage)" if bonus(g, p.seat) else ""
+    g.log.append(f"{seat_ref(p.seat)} bids {plural(a['bid'], 'cube')}{counts}.")
+    a["turn"] = next_bidder(g, p.seat)
+    await_bid(g)
 
 
-def reveal_bids(g: Game) -> None:
-    """All bids at once. The highest wins (a tie goes to the first bidder clockwise); the
-    holder may then match it."""
+def choose_auction_pass(g: Game, p: Player, option_id: str) -> None:
     a = g.auction
-    a["revealed"] = True
-    worth = {s: a["bids"][str(s)] + a["bonus"].get(str(s), 0) for s in bidders(g)}
-    g.log.append("Bids revealed: " + ", ".join(f"{seat_ref(s)} {worth[s]}" for s in bidders(g)) + ".")
-    best = max(worth.values())
-    if best == 0:
-        a["step"], a["winner"] = "start", a["holder"]
-        g.log.append(f"Nobody bid: {seat_ref(a['holder'])} keeps the marker.")
+    a["out"].append(p.seat)
+    g.log.append(f"{seat_ref(p.seat)} passes and is out of the auction.")
+    if still_bidding(g):
+        a["turn"] = next_bidder(g, p.seat)
+    await_bid(g)
+
+
+def end_bidding(g: Game) -> None:
+    """Nobody bid: the holder keeps the marker for nothing. Otherwise the holder may match
+    the last bid; one who has too few cubes and no law card to play lets it go unasked."""
+    a = g.auction
+    holder = a["holder"]
+    if a["leader"] is None:
+        a["step"], a["winner"] = "start", holder
+        g.log.append(f"Nobody bid: {seat_ref(holder)} keeps the marker.")
         return
-    a["winner"] = next(s for s in bidders(g) if worth[s] == best)
-    a["amount"] = best
     a["step"] = "match"
+    g.log.append(f"The bid of {a['worth']} by {seat_ref(a['leader'])} stands; "
+                 f"{seat_ref(holder)} may match it.")
+    if cube_count(g.players[holder]) < a["worth"] and not holds_law(g, holder):
+        g.log.append(f"{seat_ref(holder)} has too few cubes to match.")
+        let_it_go(g)
+
+
+def match_options(g: Game, p: Player) -> list[Option]:
+    a = g.auction
+    out = []
+    if cube_count(p) >= a["worth"]:
+        out.append(Option("match", f"Match the bid: pay {plural(a['worth'], 'cube')} to player "
+                                   f"{a['previous'] + 1} and keep the marker", "match"))
+    out.append(Option("decline", f"Let it go: player {a['leader'] + 1} pays you "
+                                 f"{plural(a['bid'], 'cube')}", "decline"))
+    return out + law_play_options(g, p)
 
 
 def choose_match(g: Game, p: Player, option_id: str) -> None:
-    """The holder keeps the marker by paying the bid into the store."""
+    """The holder keeps the marker by paying the bid to the previous holder, the player
+    who passed it on."""
     a = g.auction
-    g.log.append(f"{seat_ref(p.seat)} matches the bid of {a['amount']} and keeps the marker.")
-    a["winner"], a["payer"] = p.seat, p.seat
-    begin_auction_payment(g, p, a["amount"])
+    g.log.append(f"{seat_ref(p.seat)} matches the bid of {a['worth']} and keeps the marker.")
+    a["winner"], a["payer"], a["payee"], a["amount"] = p.seat, p.seat, a["previous"], a["worth"]
+    begin_auction_payment(g)
 
 
 def choose_decline(g: Game, p: Player, option_id: str) -> None:
+    let_it_go(g)
+
+
+def let_it_go(g: Game) -> None:
+    """The last bidder wins and pays the cubes they bid to the holder."""
     a = g.auction
-    winner = a["winner"]
-    g.log.append(f"{seat_ref(winner)} wins the start player marker.")
-    a["payer"] = winner
-    begin_auction_payment(g, g.players[winner], a["bids"][str(winner)])
+    a["winner"], a["payer"], a["payee"], a["amount"] = a["leader"], a["leader"], a["holder"], a["bid"]
+    g.log.append(f"{seat_ref(a['winner'])} wins the start player marker.")
+    begin_auction_payment(g)
 
 
-def begin_auction_payment(g: Game, payer: Player, amount: int) -> None:
-    g.auction["step"] = "pay"
-    if amount == 0:
-        g.auction["step"] = "start"
+def begin_auction_payment(g: Game) -> None:
+    """Which cubes pay comes from behind the screen: the payer picks them one by one, and
+    is asked even when holding one colour only (skipping the question would tell the table
+    so); only paying every cube they have goes without asking."""
+    a = g.auction
+    a["step"] = "pay"
+    if a["amount"] == 0:
+        a["step"] = "start"
         return
-    start_payment(g, payer, amount, "any", {"for": "auction"}, cancel=False)
+    start_payment(g, g.players[a["payer"]], a["amount"], "any", {"for": "auction"}, cancel=False,
+                  count_only=True)
 
 
 def pay_auction(g: Game, p: Player, paid: Counter) -> None:
-    """The winner pays the holder; a matching holder pays the store. Only the number of
-    cubes is public."""
+    """The winner pays the previous holder. Everyone hears how many cubes; only payer and
+    payee see which."""
     a = g.auction
-    holder = g.players[a["holder"]]
-    if p.seat == holder.seat:
-        pay(g, p, paid)
-        g.log.append(f"{seat_ref(p.seat)} pays {plural(sum(paid.values()), 'cube')} into the store.")
-    else:
-        pay(g, p, paid, to=holder)
-        g.log.append(f"{seat_ref(p.seat)} pays {plural(sum(paid.values()), 'cube')} to {seat_ref(holder.seat)}.")
+    payee = g.players[a["payee"]]
+    pay(g, p, paid, to=payee)
+    payee.received = {"from": p.seat, "cubes": {c: paid[c] for c in COLOURS if paid[c]}}
+    g.log.append(f"{seat_ref(p.seat)} pays {plural(sum(paid.values()), 'cube')} to {seat_ref(payee.seat)}.")
     a["step"] = "start"
 
 
@@ -1413,6 +1490,22 @@ def to_act(g: Game) -> frozenset[Seat]:
     return frozenset()
 
 
+def auction_to_act(g: Game) -> frozenset[Seat]:
+    a = g.auction
+    return frozenset({a["turn"] if a["step"] == "bid" else a["holder"] if a["step"] == "match"
+                      else a["winner"]})
+
+
+def auction_options(g: Game, p: Player) -> list[Option]:
+    step = g.auction["step"]
+    if step == "bid":
+        return bid_options(g, p)
+    if step == "match":
+        return match_options(g, p)
+    return [Option(f"start:{s}", f"Player {s + 1} starts next round", "start", f"seat:{s}")
+            for s in range(len(g.players))]
+
+
 PENDING_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
     "number": lambda g, p: [Option(f"number:{n}", f"Cottage {n}", "number", f"cottage:{cottage_id(p.seat, n)}")
                             for n in unplaced_numbers(g, p.seat)] + [cancel_option()],
@@ -1437,7 +1530,8 @@ CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
     "unfence": choose_unfence, "remove": choose_remove, "craft": choose_craft,
     "trade": choose_trade, "pay": choose_pay, "get": choose_get, "law": choose_law_slot,
     "keep": choose_keep, "play": choose_play, "type": choose_type, "mark": choose_mark,
-    "add": choose_add, "move": choose_survey, "pass": choose_pass, "bid": choose_bid,
+    "add": choose_add, "move": choose_survey, "bid": choose_bid,
+    "pass": lambda g, p, o: (choose_auction_pass if g.phase == AUCTION else choose_pass)(g, p, o),
     "match": choose_match, "decline": choose_decline, "start": choose_start,
     "cancel": choose_cancel,
 }

@@ -2,11 +2,13 @@
 
 Public: the landscape (fields, cottages and houses, fences, workers), the Keythedral mat
 (face-up tiles with their costs, face-down ones as backs only), the work order markers,
-the store and the Keytown mat, how many new law cards are on offer and in the deck, the
-law cards already played, each player's counts (cubes, tiles, law cards, fences), who has
-sealed a bid and, once revealed, the bids.
+the store with every colour in it (cubes paid into the store are seen going in, as at a
+real table) and the Keytown mat, how many new law cards are on offer and in the deck, the
+law cards already played, each player's counts (cubes, tiles, law cards, fences), who took
+a new law this phase, and the auction: every bid and pass, spoken aloud, and how many
+cubes the winner pays.
 Private (the seat's own only): the cubes, building tiles and law cards behind its screen,
-its sealed bid, and the choice it is in the middle of.
+which cubes it was paid in the auction, and the choice it is in the middle of.
 """
 
 from __future__ import annotations
@@ -164,7 +166,8 @@ def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
         "houses": sum(1 for c in g.cottages.values() if c["owner"] == p.seat and c["house"]),
         "start": g.start == p.seat,
         "to_act": acting,
-        "sealed": bool(a and str(p.seat) in a["bids"] and not a["revealed"]),
+        "stopped": g.phase == ACTIONS and p.seat in g.stopped,
+        "out": bool(a and p.seat in a["out"]),
     }
 
 
@@ -172,15 +175,21 @@ def auction_view(g: Game) -> dict[str, Any] | None:
     a = g.auction
     if a is None:
         return None
-    revealed = a["revealed"]
+    bidding = a["step"] == "bid"
     return {
         "holder": a["holder"],
+        "previous": a["previous"],
         "step": a["step"],
-        "sealed": sorted(int(s) for s in a["bids"]),
-        "bids": ({int(s): n + a["bonus"].get(s, 0) for s, n in a["bids"].items()} if revealed else None),
+        "turn": a["turn"] if bidding else None,
+        "out": sorted(a["out"]),
+        "leader": a["leader"],
+        "bid": a["bid"] if a["leader"] is not None else None,
+        "worth": a["worth"] if a["leader"] is not None else None,
         "bonus": {int(s): n for s, n in a["bonus"].items()},
-        "winner": a["winner"] if a["step"] in ("match", "pay", "start") else None,
-        "amount": a["amount"] if a["step"] in ("match", "pay", "start") else None,
+        "winner": a["winner"],
+        "payer": a["payer"],
+        "payee": a["payee"],
+        "amount": a["amount"] if a["step"] in ("pay", "start") else None,
     }
 
 
@@ -194,7 +203,7 @@ def private_view(g: Game, p: Player) -> dict[str, Any]:
         "tiles": [{"id": t, "value": TILES[t].value, "cost": list(TILES[t].cost)} for t in p.tiles],
         "laws": [law_json(c) for c in p.laws],
         "score": score_lines(p),
-        "bid": a["bids"].get(str(p.seat)) if a else None,
+        "received": dict(p.received) if p.received else None,
         "pending": pending_view(g, p),
         "prompt": prompt(g, p),
     }
@@ -271,9 +280,12 @@ def _prompt(g: Game, p: Player) -> str:
     if g.phase == AUCTION:
         step = g.auction["step"]
         if step == "bid":
-            return "Seal your bid for the start player marker (nobody sees it until all have bid)."
+            if g.auction["leader"] is None:
+                return "Bid for the start player marker, or pass (a pass is for the whole auction)."
+            return (f"Raise the bid of {g.auction['worth']}, or pass "
+                    "(a pass is for the whole auction).")
         if step == "match":
-            return "Match the highest bid to keep the marker, or let it go and be paid."
+            return "Match the last bid to keep the marker, or let it go and be paid."
         return "You won the marker: choose who starts the next round."
     return ""
 

@@ -37,9 +37,14 @@ def at_actions(g, actor=0):
     return g
 
 
-def at_auction(players=3, start=0, land=LAND):
-    """A game on ``land`` at Phase 5, after everyone has passed in Phase 3."""
+def at_auction(players=3, start=0, land=LAND, cubes=None, laws=None):
+    """A game on ``land`` at Phase 5, after everyone has passed in Phase 3; ``cubes``
+    (seat -> "red red") and ``laws`` (seat -> ["L19"]) are handed out before it begins."""
     g = position(land, players, start=start)
+    for seat, held_cubes in (cubes or {}).items():
+        give(g, seat, held_cubes)
+    for seat, cards in (laws or {}).items():
+        g.players[seat].laws = list(cards)
     rules.begin_actions(g)
     rules.end_actions(g)
     return g

@@ -206,11 +206,12 @@ def test_one_basic_cube_is_not_enough_to_trade():
 
 # --- F: take a new law ---
 
-def test_a_new_law_costs_one_cube_stays_hidden_and_ends_the_phase():
+def test_a_new_law_costs_one_cube_stays_hidden_and_stops_only_its_taker():
     g = actions()
     g.law_slots = ["L01", "L02"]
-    give(g, 0, "yellow")  # any cube pays, a craft one too
+    give(g, 0, "yellow brown")  # any cube pays, a craft one too
     g = kt.apply(g, 0, "law:1")
+    g = kt.apply(g, 0, "pay:yellow")
     assert g.players[0].laws == ["L02"] and g.law_slots == ["L01", None]
     assert g.spent["yellow"] == 1
     assert ids(g, 0) == ["keep"]  # a Phase 1 card cannot be played now
@@ -219,10 +220,59 @@ def test_a_new_law_costs_one_cube_stays_hidden_and_ends_the_phase():
         assert "L02" not in seen and "Labour Levy" not in seen
     assert "Labour Levy" in json.dumps(kt.view(g, 0)["private"])
     g = kt.apply(g, 0, "keep")
-    assert g.phase == rules.AUCTION  # nobody else acts in Phase 3
+    assert g.phase == rules.ACTIONS and kt.to_act(g) == {1}  # the other player goes on
+    assert g.log[-1] != "{seat0} passes."
+    assert kt.view(g, None)["public"]["players"][0]["stopped"] is True
 
 
-def test_the_taker_may_play_a_phase_3_card_at_once_then_the_phase_ends():
+def test_the_taker_acts_no_more_this_phase_the_others_go_round():
+    g = actions(players=3)
+    give(g, 0, "brown")
+    give(g, 1, "black black black black")
+    g = kt.apply(kt.apply(g, 0, "law:0"), 0, "keep")
+    assert kt.to_act(g) == {1}
+    g = kt.apply(kt.apply(g, 1, "trade"), 1, "get:red")  # paid with two stone at once
+    assert kt.to_act(g) == {2}
+    g = kt.apply(g, 2, "pass")
+    assert kt.to_act(g) == {1}  # seat 0 is skipped for the rest of the phase
+    assert "law:1" not in ids(g, 0) and ids(g, 0) == []
+
+
+def test_a_second_law_can_be_taken_in_the_same_round():
+    g = actions(players=3)
+    g.law_slots = ["L01", "L02"]
+    give(g, 0, "brown")
+    give(g, 1, "black")
+    g = kt.apply(kt.apply(g, 0, "law:0"), 0, "keep")
+    assert ids(g, 1) == ["law:1", "pass"]
+    g = kt.apply(kt.apply(g, 1, "law:1"), 1, "keep")
+    assert g.players[1].laws == ["L02"] and g.law_slots == [None, None]
+    assert g.phase == rules.ACTIONS and kt.to_act(g) == {2}
+    g = kt.apply(g, 2, "pass")  # the only player still able to act passes: the phase ends
+    assert g.phase == rules.AUCTION
+
+
+def test_empty_law_spaces_are_refilled_only_at_the_end_of_the_phase():
+    g = actions()
+    g.law_slots, g.law_deck = ["L01", "L02"], ["L03", "L04", "L05"]
+    give(g, 0, "brown")
+    g = kt.apply(kt.apply(g, 0, "law:0"), 0, "keep")
+    assert g.law_slots == [None, "L02"] and g.law_deck == ["L03", "L04", "L05"]
+    g = kt.apply(g, 1, "pass")
+    assert g.phase == rules.AUCTION
+    assert g.law_slots == ["L03", "L02"] and g.law_deck == ["L04", "L05"]
+
+
+def test_when_every_player_has_taken_a_law_the_phase_ends():
+    g = actions()
+    give(g, 0, "brown")
+    give(g, 1, "brown")
+    g = kt.apply(kt.apply(g, 0, "law:0"), 0, "keep")
+    g = kt.apply(kt.apply(g, 1, "law:1"), 1, "keep")
+    assert g.phase == rules.AUCTION
+
+
+def test_the_taker_may_play_a_phase_3_card_at_once_then_the_turn_moves_on():
     g = actions()
     g.law_slots = ["L15", "L02"]  # Smith's Gift
     give(g, 0, "brown")
@@ -230,7 +280,17 @@ def test_the_taker_may_play_a_phase_3_card_at_once_then_the_phase_ends():
     assert ids(g, 0) == ["play:L15", "keep"]
     g = kt.apply(g, 0, "play:L15")
     assert held(g, 0) == {"white": 1} and g.played == ["L15"]
-    assert g.phase == rules.AUCTION
+    assert g.phase == rules.ACTIONS and kt.to_act(g) == {1}
+
+
+def test_foreman_actions_left_are_lost_by_taking_a_law():
+    g = actions()
+    g.players[0].laws = ["L17"]
+    give(g, 0, "brown black")
+    g = kt.apply(g, 0, "play:L17")
+    g = kt.apply(g, 0, "law:0")
+    g = kt.apply(kt.apply(g, 0, "pay:brown"), 0, "keep")
+    assert kt.to_act(g) == {1} and g.extra == 0
 
 
 def test_law_payment_can_be_cancelled():
@@ -253,6 +313,17 @@ def test_phase_3_ends_when_all_pass_in_succession():
     g = kt.apply(g, 0, "pass")
     assert g.phase == rules.ACTIONS  # the trade broke the succession
     g = kt.apply(g, 1, "pass")
+    assert g.phase == rules.AUCTION
+
+
+def test_after_a_law_is_taken_the_players_still_able_to_act_must_all_pass():
+    g = actions(players=3)
+    give(g, 1, "brown")
+    g = kt.apply(g, 0, "pass")
+    g = kt.apply(kt.apply(g, 1, "law:0"), 1, "keep")  # breaks the succession
+    g = kt.apply(g, 2, "pass")
+    assert g.phase == rules.ACTIONS and kt.to_act(g) == {0}
+    g = kt.apply(g, 0, "pass")  # seats 2 and 0 have now passed in succession
     assert g.phase == rules.AUCTION
 
 

@@ -241,31 +241,41 @@ def test_a_card_is_played_only_in_its_phase():
 
 # --- Phase 5 ---
 
-def auction(g):
+def auction(g, cubes=None):
+    for seat, held_cubes in (cubes or {}).items():
+        give(g, seat, held_cubes)
     rules.end_actions(at_actions(g, g.start))
     return g
 
 
 def test_royal_favour_wins_the_auction_at_once_for_nothing():
-    g = auction(holding("L19", seat=0, start=0, players=3))  # holder: seat 1
-    give(g, 2, "green green")
+    g = auction(holding("L19", seat=0, start=0, players=3), {2: "green green"})  # holder 1; bidders 2, 0
     g = kt.apply(g, 2, "bid:2")
+    assert kt.to_act(g) == {0} and ids(g, 0) == ["pass", "play:L19"]  # no cubes, but a law to play
     g = kt.apply(g, 0, "play:L19")
     assert g.auction["winner"] == 0 and g.auction["step"] == "start"
-    assert held(g, 2) == {"green": 2}  # the sealed bid is never paid nor shown
-    assert "2" not in json.dumps(kt.view(g, None)["public"]["auction"]["bids"])
+    assert held(g, 2) == {"green": 2}  # the bid is never paid
     g = kt.apply(g, 0, "start:0")
     assert g.start == 0 and g.phase == rules.ORDER
 
 
-def test_patronage_a_bid_counts_two_more():
-    h = auction(holding("L20", seat=1, start=1))  # holder: seat 0, bidder: seat 1
-    give(h, 1, "red")
+def test_royal_favour_lets_the_holder_keep_the_marker_for_nothing():
+    g = auction(holding("L19", seat=1, start=0, players=2), {0: "red red"})  # holder 1, bidder 0
+    g = kt.apply(g, 0, "bid:2")
+    assert ids(g, 1) == ["decline", "play:L19"]
+    g = kt.apply(g, 1, "play:L19")
+    assert g.auction["winner"] == 1 and held(g, 0) == {"red": 2} and kt.to_act(g) == {1}
+
+
+def test_patronage_every_bid_counts_two_more():
+    g = holding("L20", seat=1, start=1)  # holder 0, bidder 1
+    g.players[0].laws = ["L12"]  # so the holder is asked although unable to match
+    h = auction(g, {1: "red", 0: "brown brown"})
     h = kt.apply(h, 1, "play:L20")
-    assert ids(h, 1)[:2] == ["bid:0", "bid:1"]
+    assert ids(h, 1) == ["bid:0", "bid:1", "pass"]
     h = kt.apply(h, 1, "bid:1")
-    assert h.auction["amount"] == 3 and h.auction["winner"] == 1
-    give(h, 0, "brown brown")
+    assert h.auction["worth"] == 3 and h.auction["leader"] == 1
+    assert h.log[-2] == "{seat1} bids 1 cube (it counts 3 with Patronage)."
     assert "match" not in ids(h, 0)  # the holder cannot match 3 with 2 cubes
     h = kt.apply(h, 0, "decline")
-    assert held(h, 1) == {} and held(h, 0) == {"brown": 2, "red": 1}  # only the cube paid moves
+    assert held(h, 1) == {} and held(h, 0) == {"brown": 2, "red": 1}  # only the cube bid moves

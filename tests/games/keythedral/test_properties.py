@@ -47,13 +47,14 @@ def check_views(g):
             assert not strings & mine, f"seat {seat} sees seat {p.seat}'s {strings & mine}"
         for entry in v["public"]["players"]:
             assert isinstance(entry["cubes"], int) and isinstance(entry["laws"], int)
-        if g.auction and not g.auction["revealed"]:
-            assert v["public"]["auction"]["bids"] is None  # sealed bids stay sealed
         if seat is not None:
             assert v["private"]["seat"] == seat
             assert v["private"]["cubes"] == g.players[seat].cubes
             assert [c["id"] for c in v["private"]["laws"]] == g.players[seat].laws
-            assert v["private"]["bid"] == (g.auction["bids"].get(str(seat)) if g.auction else None)
+            received = g.players[seat].received
+            assert v["private"]["received"] == (dict(received) if received else None)
+        else:
+            assert "received" not in json.dumps(v)  # which cubes paid the auction: payer and payee only
 
 
 def play(players, seed, chooser, check_every=0, options=None):

@@ -24,7 +24,7 @@ def test_others_see_counts_and_the_seat_sees_its_screen():
     other = kt.view(g, 0)
     assert other["public"]["players"][1] == {
         "seat": 1, "colour": "yellow", "cubes": 3, "tiles": 1, "laws": 1, "fences": 3,
-        "houses": 0, "start": False, "to_act": False, "sealed": False}
+        "houses": 0, "start": False, "to_act": False, "stopped": False, "out": False}
     assert other["private"]["cubes"]["red"] == 0 and other["private"]["laws"] == []
     own = kt.view(g, 1)["private"]
     assert own["cubes"]["red"] == 3 and [c["name"] for c in own["laws"]] == ["Granary Rights"]
