@@ -1,0 +1,227 @@
+"""Durable by default on SQLite, with group commit.
+
+- Every connection runs with ``synchronous=FULL``: a commit waits until the WAL is on the
+  disk, so an acknowledged action survives a power cut, not only a killed process.
+- The action writer commits the actions of different games that wait at the same moment
+  in one transaction, each in its own SAVEPOINT: a stale action (or one whose write fails
+  halfway) is rolled back alone and the others still commit; nobody is answered before
+  the COMMIT has returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+
+import pytest
+from sqlalchemy import event, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from app.hub.local import Hub
+from app.store.db import Database
+from app.table.errors import StaleVersion
+from app.table.service import Table, Viewer
+
+GAMES = 24
+ACTIONS_PER_GAME = 12
+
+
+def sqlite_path(url: str) -> str:
+    return url.split("///", 1)[1]
+
+
+async def new_table(url: str) -> Table:
+    return Table(Database(url), Hub())
+
+
+def count_commits(db: Database) -> list[int]:
+    """Commits of the action writer's transactions (a SAVEPOINT release is not one)."""
+    commits = [0]
+
+    def on_commit(_conn) -> None:  # type: ignore[no-untyped-def]
+        commits[0] += 1
+
+    assert db.action_engine is not None
+    event.listen(db.action_engine, "commit", on_commit)
+    return commits
+
+
+async def choose(table: Table, game_id: str, rng: random.Random) -> tuple[int, str, int] | None:
+    """A seat to act, one of its options and the version it sees; None when finished."""
+    public = await table.view(Viewer(game_id, None))
+    if public["status"] == "finished":
+        return None
+    seat = rng.choice(public["to_act"])
+    mine = await table.view(Viewer(game_id, seat))
+    ids = [o["id"] for o in mine["options"] if o["id"] != "cancel"] or [o["id"] for o in mine["options"]]
+    return seat, rng.choice(ids), mine["version"]
+
+
+async def until_waiting(db: Database, count: int) -> None:
+    """Until ``count`` actions have been handed to the writer and not yet answered."""
+    while db.actions_waiting < count:
+        await asyncio.sleep(0.001)
+
+
+class WriteLockHeld:
+    """Another connection holds SQLite's write lock, so the action writer's next BEGIN
+    IMMEDIATE waits and the actions sent meanwhile pile up for one transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.conn = sqlite3.connect(sqlite_path(url), isolation_level=None, check_same_thread=False)
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def release(self) -> None:
+        self.conn.execute("COMMIT")
+        self.conn.close()
+
+
+async def test_every_sqlite_connection_syncs_each_commit_to_disk(sqlite_url):
+    db = Database(sqlite_url)
+    try:
+        async with db.read() as session:
+            assert (await session.execute(text("PRAGMA synchronous"))).scalar_one() == 2  # FULL
+            assert (await session.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
+        assert db.action_engine is not None
+
+        def writer_pragma(conn) -> int:  # type: ignore[no-untyped-def]
+            return conn.exec_driver_sql("PRAGMA synchronous").scalar_one()
+
+        assert await db.commit_action(writer_pragma, None) == 2  # type: ignore[arg-type]
+    finally:
+        await db.dispose()
+
+
+async def test_concurrent_actions_on_many_games_all_land_and_replay(sqlite_url):
+    table = await new_table(sqlite_url)
+    try:
+        games = [(await table.create_game("tiny-towns", ["A", "B", "C"], seed=g)).id for g in range(GAMES)]
+        commits = count_commits(table.db)
+        acknowledged: dict[str, list[int]] = {g: [] for g in games}
+
+        async def bot(game_id: str, seed: int) -> None:
+            rng = random.Random(seed)
+            for _ in range(ACTIONS_PER_GAME):
+                chosen = await choose(table, game_id, rng)
+                if chosen is None:
+                    return
+                seat, option, version = chosen
+                view = await table.act(Viewer(game_id, seat), option, version)
+                acknowledged[game_id].append(view["version"])
+
+        await asyncio.gather(*(bot(g, i) for i, g in enumerate(games)))
+        total = sum(len(v) for v in acknowledged.values())
+        assert total == GAMES * ACTIONS_PER_GAME
+        for game_id in games:
+            assert acknowledged[game_id] == list(range(1, ACTIONS_PER_GAME + 1))
+            assert len(await table.action_log(game_id)) == ACTIONS_PER_GAME
+            assert await table.replay_matches_snapshot(game_id), f"{game_id} does not replay to its snapshot"
+        assert commits[0] < total, f"{total} actions took {commits[0]} commits: no two shared a transaction"
+    finally:
+        await table.db.dispose()
+
+
+async def test_a_stale_action_in_a_batch_fails_alone(sqlite_url):
+    table = await new_table(sqlite_url)
+    try:
+        games = [(await table.create_game("tiny-towns", ["A", "B"], seed=g)).id for g in range(4)]
+        rng = random.Random(9)
+        picks = [await choose(table, g, rng) for g in games]
+        commits = count_commits(table.db)
+        lock = WriteLockHeld(sqlite_url)
+        try:
+            # The writer takes the first action and waits for the lock; the next four
+            # (two of them on one game at one version) queue up behind it together.
+            first = asyncio.create_task(table.act(Viewer(games[0], picks[0][0]), picks[0][1], picks[0][2]))
+            await until_waiting(table.db, 1)
+            seat, option, version = picks[1]
+            racing = [asyncio.create_task(table.act(Viewer(games[1], seat), option, version)) for _ in range(2)]
+            others = [asyncio.create_task(table.act(Viewer(g, s), o, v)) for g, (s, o, v) in zip(games[2:], picks[2:])]
+            await until_waiting(table.db, 5)
+        finally:
+            lock.release()
+        await first
+        outcomes = await asyncio.gather(*racing, return_exceptions=True)
+        for task in others:
+            assert (await task)["version"] == 1
+        assert commits[0] <= 2, "the four queued actions should have shared one transaction"
+        stale = [o for o in outcomes if isinstance(o, BaseException)]
+        assert len(stale) == 1 and isinstance(stale[0], StaleVersion), outcomes
+        assert stale[0].status == 409
+        for game_id in games:
+            assert len(await table.action_log(game_id)) == 1
+            assert await table.replay_matches_snapshot(game_id)
+    finally:
+        await table.db.dispose()
+
+
+async def test_a_write_that_fails_halfway_leaves_its_game_untouched_and_the_batch_commits(sqlite_url):
+    """The version update of one action succeeds but its log row cannot be written: its
+    SAVEPOINT takes the update back too, so no game is ever half-applied."""
+    table = await new_table(sqlite_url)
+    try:
+        games = [(await table.create_game("tiny-towns", ["A", "B"], seed=g)).id for g in range(3)]
+        rng = random.Random(3)
+        picks = [await choose(table, g, rng) for g in games]
+        broken = games[1]
+        with sqlite3.connect(sqlite_path(sqlite_url)) as raw:  # a stray log row where seq 1 will go
+            raw.execute("INSERT INTO actions (game_id, seq, seat, option, created_at) "
+                        "VALUES (?, 1, 0, 'stray', '2026-01-01')", (broken,))
+        lock = WriteLockHeld(sqlite_url)
+        try:
+            tasks = [asyncio.create_task(table.act(Viewer(g, s), o, v)) for g, (s, o, v) in zip(games, picks)]
+            await until_waiting(table.db, 3)
+        finally:
+            lock.release()
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        assert isinstance(outcomes[1], IntegrityError), outcomes
+        assert outcomes[0]["version"] == 1 and outcomes[2]["version"] == 1
+        with sqlite3.connect(sqlite_path(sqlite_url)) as raw:
+            versions = dict(raw.execute("SELECT id, version FROM games").fetchall())
+        assert versions == {games[0]: 1, broken: 0, games[2]: 1}
+    finally:
+        await table.db.dispose()
+
+
+async def test_a_failed_commit_acknowledges_no_action_of_its_batch(sqlite_url):
+    """If COMMIT itself fails (disk full, I/O error), every action of that transaction is
+    refused and none is stored or cached; the next batch commits normally."""
+    table = await new_table(sqlite_url)
+    try:
+        games = [(await table.create_game("tiny-towns", ["A", "B"], seed=g)).id for g in range(3)]
+        rng = random.Random(5)
+        picks = [await choose(table, g, rng) for g in games]
+        assert table.db.action_engine is not None
+        failing = {"on": True}
+
+        def disk_full(_conn) -> None:  # type: ignore[no-untyped-def]
+            if failing["on"]:
+                raise OperationalError("COMMIT", {}, sqlite3.OperationalError("database or disk is full"))
+
+        event.listen(table.db.action_engine, "commit", disk_full)
+        lock = WriteLockHeld(sqlite_url)
+        try:
+            tasks = [asyncio.create_task(table.act(Viewer(g, s), o, v)) for g, (s, o, v) in zip(games, picks)]
+            await until_waiting(table.db, 3)
+        finally:
+            lock.release()
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        failing["on"] = False
+        assert all(isinstance(o, OperationalError) for o in outcomes), outcomes
+        for game_id, (seat, option, version) in zip(games, picks):
+            assert await table.action_log(game_id) == []
+            assert (await table.view(Viewer(game_id, None), known_version=0))["version"] == 0
+            assert (await table.act(Viewer(game_id, seat), option, version))["version"] == 1
+    finally:
+        await table.db.dispose()
+
+
+@pytest.mark.parametrize("level", ["NORMAL", "FULL"])
+async def test_the_synchronous_level_can_be_chosen_for_benchmarks(sqlite_url, level):
+    db = Database(sqlite_url, synchronous=level)
+    try:
+        async with db.read() as session:
+            assert (await session.execute(text("PRAGMA synchronous"))).scalar_one() == {"NORMAL": 1, "FULL": 2}[level]
+    finally:
+        await db.dispose()
