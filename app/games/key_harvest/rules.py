@@ -1,0 +1,1095 @@
+"""Key Harvest rules: the game flow, in the order of the rulebook's headings.
+
+A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON-ready
+values, is copied before every change, and is dumped and loaded as it is. Every decision
+is one of the options listed by ``options``.
+
+The flow is a queue of steps (``Game.queue``). A step either runs by itself (drawing a
+tile to refill the registry, resolving an event) or waits for one seat's choice (a space
+for a worker, a counter to take, a bid). Whoever's step is at the front of the queue is
+the one to act; with an empty queue it is the turn player, choosing an action or ending
+the turn. Whether a step waits or runs by itself depends only on public things (boards,
+supply, registry, stores), never on the counters behind a screen, so whose turn it is
+never gives a screen away. A bid being made is the one private step: its counters stay
+behind the screen (and out of the public view) until "confirm".
+
+Seat ``s + 1`` sits on the left of seat ``s``: play goes clockwise, 0, 1, 2, ...
+The log writes a seat as ``{seat0}``, ``{seat1}``…; the table puts the player's name
+there. It never names counters behind a screen.
+
+Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them):
+
+- Harvest takes one whole group: the fields connected to each other (workers do not
+  connect); every unharvested field in it turns over, one counter each.
+- Playing a worker that replaces a lower one: the new worker's power works; the replaced
+  worker goes home without a second use (FAQ: only a field tile landing on a worker lets
+  it be re-placed and used again).
+- A displaced worker may be re-placed on an empty space only.
+- The "?" check comes right after an event lands on the seventh space, before that event
+  is resolved. Events the check sends back while a refill is still drawing are set aside
+  until the refill ends, so one refill never draws the same event twice.
+- If a refill leaves the registry empty and the bag holds no more field tiles, no new
+  field can ever come: the end begins as if the tenth event had been placed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from app.games.gamelog import GameLog
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.rng import Rng
+
+from .content import (BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
+                      EVENTS_REMOVED, FARMHANDS, FIELDS, NEIGHBOURS, PLAYER_COLOURS, REGISTRY_SPACES,
+                      SPACES, START_DRAWS, START_PAIRS, STORE_SIZE, TOWNSFOLK, WORKERS, Crop, Ref,
+                      is_event)
+
+Seat = int
+Job = dict[str, Any]  # one step of the queue
+
+# Phases
+START = "start"  # the drawn colour's owner names the start player
+PLAY = "play"
+OVER = "over"
+
+# The four actions of a turn (the turn option card's letters)
+HARVEST, WORKER, TRANSFER, REGISTRY = "harvest", "worker", "transfer", "registry"
+ACTION_NAMES = {HARVEST: "a) harvest crops", WORKER: "b) play or remove a worker",
+                TRANSFER: "c) transfer tiles from a store", REGISTRY: "d) place tiles from the registry"}
+ACTIONS_PER_TURN = 2
+
+
+@dataclass
+class Player:
+    """One seat: its country board, store, and the counters behind its screen."""
+
+    seat: Seat
+    colour: Crop
+    counters: dict[Crop, int] = field(default_factory=lambda: {c: 0 for c in CROPS})  # secret
+    fields: dict[Ref, bool] = field(default_factory=dict)  # field tile on the board -> harvested
+    workers: dict[Ref, str] = field(default_factory=dict)  # space -> worker id
+    store: list[dict[str, Any]] = field(default_factory=list)  # {"tile": ref, "bid": {crop: n}}
+
+
+@dataclass
+class Game:
+    players: list[Player]
+    options: dict[str, Any]
+    rng: str  # Rng.state: holds the game secret, never in a view
+    phase: str = START
+    turn: Seat = 0
+    used: list[str] = field(default_factory=list)  # actions taken this turn
+    turns: int = 0  # turns finished
+    supply: dict[Crop, int] = field(default_factory=dict)
+    start_bag: list[Crop] = field(default_factory=list)  # colours doubled/single/tripled at start (public)
+    start_chooser: Seat = 0
+    bag: list[str] = field(default_factory=list)  # field tiles and events, in (secret) drawing order
+    removed: list[str] = field(default_factory=list)  # events removed unseen at setup (secret)
+    registry: list[Ref | None] = field(default_factory=list)
+    track: list[str] = field(default_factory=list)  # events on the event track, space 1 first
+    set_aside: list[str] = field(default_factory=list)  # events going back to the bag after this one
+    held: list[str] = field(default_factory=list)  # events the "?" check sent back, kept out until the refill ends
+    ignored: list[str] = field(default_factory=list)  # events drawn in the final turns
+    resolving: str | None = None  # the event being resolved
+    fallow: list[Ref] = field(default_factory=list)
+    town: list[str] = field(default_factory=list)  # townsfolk on the town board
+    ending: bool = False  # the tenth event is placed: final turns after this turn
+    final_turns: int | None = None  # turns still to play once the final turns began
+    checks: int = 0  # "?" checks made (for the log and tests)
+    queue: list[Job] = field(default_factory=list)
+    log: GameLog = field(default_factory=GameLog)
+
+
+# --- Small words ---
+
+def seat_ref(seat: Seat) -> str:
+    return f"{{seat{seat}}}"
+
+
+def crop_name(crop: Crop) -> str:
+    return CROP_KINDS[crop].name
+
+
+def counters_text(counts: dict[Crop, int]) -> str:
+    """"2 hops and 1 wheat" in crop order; "nothing" for none."""
+    parts = [f"{n} {crop_name(c)}" for c in CROPS if (n := counts.get(c, 0))]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def tile_text(ref: Ref) -> str:
+    return f"{ref} ({crop_name(FIELDS[ref].crop)})"
+
+
+def worker_text(worker_id: str) -> str:
+    w = WORKERS[worker_id]
+    return f"the {w.name} ({w.value})"
+
+
+def clockwise(g: Game, first: Seat) -> list[Seat]:
+    n = len(g.players)
+    return [(first + k) % n for k in range(n)]
+
+
+def counter_total(p: Player) -> int:
+    return sum(p.counters.values())
+
+
+# --- Country boards: groups, workers, tiles on a board ---
+
+def groups(p: Player) -> list[list[Ref]]:
+    """The connected groups of field tiles on a board (workers do not connect them),
+    largest first, each sorted; ties in size ordered by their first reference."""
+    seen: set[Ref] = set()
+    out = []
+    for start in sorted(p.fields):
+        if start in seen:
+            continue
+        group, todo = [], [start]
+        seen.add(start)
+        while todo:
+            ref = todo.pop()
+            group.append(ref)
+            for n in NEIGHBOURS[ref]:
+                if n in p.fields and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        out.append(sorted(group))
+    return sorted(out, key=lambda grp: (-len(grp), grp[0]))
+
+
+def tiles_on_board(p: Player) -> int:
+    """Field tiles and worker tiles: what the "?" check counts."""
+    return len(p.fields) + len(p.workers)
+
+
+def fields_next_to(p: Player, ref: Ref) -> list[Ref]:
+    return [n for n in NEIGHBOURS[ref] if n in p.fields]
+
+
+def worker_spaces(p: Player, worker_id: str, replace: bool = True) -> list[Ref]:
+    """Where a worker may go on this board: touching at least as many field tiles as its
+    number, not touching another worker, on an empty space or (``replace``) on the space
+    of a lower-numbered worker."""
+    value = WORKERS[worker_id].value
+    out = []
+    for ref in SPACES:
+        if ref in p.fields:
+            continue
+        there = p.workers.get(ref)
+        if there is not None and not (replace and WORKERS[there].value < value):
+            continue
+        if len(fields_next_to(p, ref)) < value:
+            continue
+        if any(n in p.workers for n in NEIGHBOURS[ref]):
+            continue
+        out.append(ref)
+    return out
+
+
+def workers_at_home(g: Game, p: Player) -> list[str]:
+    """The seat's playable workers: its farmhands in its supply, then the townsfolk on the
+    town board."""
+    on_board = set(p.workers.values())
+    own = [w for w, hand in FARMHANDS.items() if hand.colour == p.colour and w not in on_board]
+    return own + list(g.town)
+
+
+def send_home(g: Game, worker_id: str) -> None:
+    """A farmhand goes back to its owner's supply (it is simply off the board); a
+    townsfolk goes back to the town board."""
+    if WORKERS[worker_id].is_townsfolk and worker_id not in g.town:
+        g.town.append(worker_id)
+        g.town.sort(key=list(TOWNSFOLK).index)
+
+
+def seat_of_colour(g: Game, colour: Crop) -> Seat:
+    return next(p.seat for p in g.players if p.colour == colour)
+
+
+# --- Counters: taking from the supply ---
+
+def take_counter(g: Game, p: Player, crop: Crop, why: str) -> str | None:
+    """One counter of ``crop`` from the supply; if that crop has run out, the seat takes
+    any counter there is (a choice, queued next). Returns what was taken, for the log."""
+    if g.supply[crop] > 0:
+        g.supply[crop] -= 1
+        p.counters[crop] += 1
+        return crop
+    if sum(g.supply.values()):
+        queue_next(g, {"do": "gain", "seat": p.seat, "left": 1, "crop": None, "why": why})
+    return None
+
+
+def available_crops(g: Game) -> list[Crop]:
+    return [c for c in CROPS if g.supply[c] > 0]
+
+
+# --- Setup ---
+
+def setup(players: int, options: dict[str, Any], seed: int) -> Game:
+    """Boards and start pairs, the secret starting counters, the registry, the bag with its
+    events, and the draw for who names the start player."""
+    if not 2 <= players <= 4:
+        raise IllegalAction("Key Harvest is for 2–4 players.")
+    rng = Rng(seed)
+    g = Game(players=[Player(s, PLAYER_COLOURS[s]) for s in range(players)], options=dict(options), rng="")
+    g.town = list(TOWNSFOLK)
+    g.supply = {c: CROP_KINDS[c].counters for c in CROPS}
+    deal_start_pairs(g, rng)
+    deal_start_counters(g, rng)
+    fill_bag(g, rng)
+    g.start_chooser = rng.randrange(players)  # the colour drawn from the bag
+    g.rng = rng.state
+    g.log.append(f"A game of Key Harvest for {players} players. Each player draws "
+                 f"{START_DRAWS[players].each} crop counters in secret.")
+    g.log.append(f"{seat_ref(g.start_chooser)}'s colour is drawn: {seat_ref(g.start_chooser)} "
+                 "names the start player.")
+    g.queue = [{"do": "start", "seat": g.start_chooser}]
+    return g
+
+
+def deal_start_pairs(g: Game, rng: Rng) -> None:
+    """One tile of each coloured pair goes in the bag; each player draws one and takes its
+    partner, and places both at their references. Undrawn pairs join the other tiles."""
+    pairs = rng.shuffled(list(START_PAIRS))
+    for p, pair in zip(g.players, pairs):
+        for ref in pair.refs:
+            p.fields[ref] = False
+        g.log.append(f"{seat_ref(p.seat)} draws the {pair.ink} start pair: {', '.join(map(tile_text, pair.refs))}.")
+
+
+def deal_start_counters(g: Game, rng: Rng) -> None:
+    """The starting bag of counters by player count; each player draws three in secret.
+    With two players each takes one of the doubled colour and two of the rest."""
+    draw = START_DRAWS[len(g.players)]
+    special = sorted(rng.shuffled(list(CROPS))[:draw.special], key=CROPS.index)
+    g.start_bag = special
+    bag = [c for c in CROPS for _ in range(draw.special_count if c in special else draw.others)]
+    for c in bag:
+        g.supply[c] -= 1
+    if len(g.players) == 2:
+        doubled = special[0]
+        rest = rng.shuffled([c for c in CROPS if c != doubled])
+        hands = [[doubled, *rest[:2]], [doubled, *rest[2:]]]
+    else:
+        bag = rng.shuffled(bag)
+        hands = [bag[i * draw.each:(i + 1) * draw.each] for i in range(len(g.players))]
+    for p, hand in zip(g.players, hands):
+        for c in hand:
+            p.counters[c] += 1
+
+
+def fill_bag(g: Game, rng: Rng) -> None:
+    """The field tiles not on a board go in the bag; six are drawn for the registry; then
+    the events go in (all 14 with two players, 12 otherwise, two removed unseen)."""
+    placed = {ref for p in g.players for ref in p.fields}
+    fields = rng.shuffled([ref for ref in FIELDS if ref not in placed])
+    g.registry = fields[:REGISTRY_SPACES]
+    events = rng.shuffled(list(EVENTS))
+    cut = EVENTS_REMOVED[len(g.players)]
+    g.removed = sorted(events[:cut])
+    g.bag = rng.shuffled(fields[REGISTRY_SPACES:] + events[cut:])
+
+
+def start_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"start:{s}", f"{seat_ref(s)} starts" if s != p.seat else "I start", "start",
+                   f"seat:{s}") for s in range(len(g.players))]
+
+
+def choose_start(g: Game, p: Player, option_id: str) -> None:
+    g.queue.pop(0)
+    g.turn = int(option_id.removeprefix("start:"))
+    g.phase = PLAY
+    g.log.append(f"{seat_ref(p.seat)} names {seat_ref(g.turn)} start player.")
+    begin_turn(g)
+
+
+# --- Gameplay flow: a turn of up to two different actions ---
+
+def begin_turn(g: Game) -> None:
+    g.used = []
+    g.log.append(f"{seat_ref(g.turn)}'s turn." + (f" ({plural(g.final_turns, 'final turn')} left)"
+                                                   if g.final_turns is not None else ""))
+
+
+def can_take(g: Game, action: str) -> bool:
+    """Each action at most once a turn, two in all; no transfer after placing from the registry."""
+    if action in g.used or len(g.used) >= ACTIONS_PER_TURN:
+        return False
+    return not (action == TRANSFER and REGISTRY in g.used)
+
+
+def use_action(g: Game, action: str) -> None:
+    if action not in g.used:
+        g.used.append(action)
+
+
+def turn_options(g: Game, p: Player) -> list[Option]:
+    out: list[Option] = []
+    if can_take(g, HARVEST):
+        out += harvest_options(p)
+    if can_take(g, WORKER):
+        out += play_options(g, p) + remove_options(p)
+    if can_take(g, TRANSFER):
+        out += transfer_options(g, p)
+    if can_take(g, REGISTRY):
+        out += registry_options(g, p)
+    return out + [Option("end", "End your turn (pass the bag)", "end")]
+
+
+def choose_end(g: Game, p: Player, option_id: str) -> None:
+    end_turn(g)
+
+
+def end_turn(g: Game) -> None:
+    """Pass the bag to the left. After the turn in which the tenth event was placed, every
+    player takes two more turns; the drawer's second one is the last."""
+    g.turns += 1
+    g.used = []
+    if g.final_turns is not None:
+        g.final_turns -= 1
+    elif g.ending:
+        g.final_turns = ACTIONS_PER_TURN * len(g.players)
+        g.log.append(f"Everyone now takes two more turns ({plural(g.final_turns, 'turn')}).")
+    if g.final_turns == 0:
+        g.phase = OVER
+        g.log.append("The final turns are over.")
+        return
+    g.turn = (g.turn + 1) % len(g.players)
+    begin_turn(g)
+
+
+# --- Action A: Harvest crops ---
+
+def harvestable_groups(p: Player) -> list[list[Ref]]:
+    return [grp for grp in groups(p) if any(not p.fields[r] for r in grp)]
+
+
+def harvest_options(p: Player) -> list[Option]:
+    out = []
+    for grp in harvestable_groups(p):
+        ripe = [r for r in grp if not p.fields[r]]
+        out.append(Option(f"harvest:{grp[0]}", f"Harvest {', '.join(ripe)} ({plural(len(ripe), 'counter')})",
+                          "harvest", f"group:{p.seat}:{','.join(grp)}"))
+    return out
+
+
+def choose_harvest(g: Game, p: Player, option_id: str) -> None:
+    """Every unharvested field of the chosen group turns over; one counter of its crop each
+    (any counter when that crop has run out)."""
+    first = option_id.removeprefix("harvest:")
+    grp = next(grp for grp in groups(p) if grp[0] == first)
+    use_action(g, HARVEST)
+    harvest_fields(g, p, [r for r in grp if not p.fields[r]], "harvest")
+
+
+def harvest_fields(g: Game, p: Player, refs: list[Ref], why: str) -> None:
+    got: Counter[Crop] = Counter()
+    short = 0
+    for ref in refs:
+        p.fields[ref] = True
+        crop = FIELDS[ref].crop
+        if g.supply[crop] > 0:
+            g.supply[crop] -= 1
+            p.counters[crop] += 1
+            got[crop] += 1
+        else:
+            short += 1
+    text = f"{seat_ref(p.seat)} harvests {', '.join(refs)} and takes {counters_text(got)}"
+    if short and sum(g.supply.values()):
+        queue_next(g, {"do": "gain", "seat": p.seat, "left": short, "crop": None, "why": why})
+        text += f"; {plural(short, 'crop')} ran out, so {plural(short, 'counter')} of any crop"
+    elif short:
+        text += f"; the supply is empty, {plural(short, 'counter')} short"
+    g.log.append(text + ".")
+
+
+# --- Taking a counter of one's choice (gifts, shortfalls, the gain power) ---
+
+def gain_options(g: Game, p: Player) -> list[Option]:
+    job = g.queue[0]
+    crops = [job["crop"]] if job.get("crop") and g.supply[job["crop"]] else available_crops(g)
+    out = [Option(f"gain:{c}", f"Take {crop_name(c)} ({job['left']} to take)", "gain", f"supply:{c}")
+           for c in crops]
+    if job.get("optional"):
+        out.append(Option("done", "Take no more", "done"))
+    return out
+
+
+def choose_gain(g: Game, p: Player, option_id: str) -> None:
+    crop = option_id.removeprefix("gain:")
+    job = g.queue[0]
+    g.supply[crop] -= 1
+    p.counters[crop] += 1
+    job["left"] -= 1
+    g.log.append(f"{seat_ref(p.seat)} takes {crop_name(crop)} from the supply.")
+    if job["left"] <= 0:
+        g.queue.pop(0)
+
+
+def gain_is_settled(g: Game, job: Job) -> bool:
+    """A gain needs no question when nothing is left to take, the supply is empty, or the
+    one crop named is there to take (then it is taken)."""
+    if job["left"] <= 0 or not sum(g.supply.values()):
+        return True
+    crop = job.get("crop")
+    if crop and g.supply[crop] > 0:
+        p = g.players[job["seat"]]
+        g.supply[crop] -= 1
+        p.counters[crop] += 1
+        job["left"] -= 1
+        g.log.append(f"{seat_ref(p.seat)} takes {crop_name(crop)} from the supply.")
+        return job["left"] <= 0
+    if len(available_crops(g)) == 1 and not job.get("optional"):
+        only = available_crops(g)[0]
+        p = g.players[job["seat"]]
+        take = min(job["left"], g.supply[only])
+        g.supply[only] -= take
+        p.counters[only] += take
+        job["left"] -= take
+        g.log.append(f"{seat_ref(p.seat)} takes {plural(take, crop_name(only) + ' counter')} from the supply.")
+        return job["left"] <= 0 or not sum(g.supply.values())
+    return False
+
+
+# --- Action B: Play or remove a worker tile ---
+
+def play_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}")
+            for w in workers_at_home(g, p) if worker_spaces(p, w)]
+
+
+def remove_options(p: Player) -> list[Option]:
+    return [Option(f"remove:{ref}", f"Remove {worker_text(w)} from {ref}", "remove", f"space:{p.seat}:{ref}")
+            for ref, w in sorted(p.workers.items())]
+
+
+def choose_play(g: Game, p: Player, option_id: str) -> None:
+    worker_id = option_id.removeprefix("play:")
+    g.queue.insert(0, {"do": "place", "seat": p.seat, "worker": worker_id, "why": "play"})
+
+
+def place_options(g: Game, p: Player) -> list[Option]:
+    job = g.queue[0]
+    worker_id = job["worker"]
+    replacing = job["why"] == "play"
+    out = []
+    for ref in worker_spaces(p, worker_id, replace=replacing):
+        there = p.workers.get(ref)
+        label = f"Put {worker_text(worker_id)} on {ref}" + (f", replacing {worker_text(there)}" if there else "")
+        out.append(Option(f"space:{ref}", label, "space", f"space:{p.seat}:{ref}"))
+    if replacing:
+        return out + [cancel_option()]
+    return out + [Option("home", f"Send {worker_text(worker_id)} home instead", "home", f"worker:{worker_id}")]
+
+
+def choose_space(g: Game, p: Player, option_id: str) -> None:
+    """Put the worker down (replacing a lower one, who goes home without using its power
+    again), then its power works: a bell's if its player wants, a scroll's always."""
+    job = g.queue[0]
+    ref = option_id.removeprefix("space:")
+    worker_id = job["worker"]
+    if job["why"] == "play":
+        use_action(g, WORKER)
+    replaced = p.workers.get(ref)
+    if replaced:
+        send_home(g, replaced)
+    if worker_id in g.town:
+        g.town.remove(worker_id)
+    p.workers[ref] = worker_id
+    verb = "plays" if job["why"] == "play" else "re-places"
+    g.log.append(f"{seat_ref(p.seat)} {verb} {worker_text(worker_id)} on {ref}"
+                 + (f"; {worker_text(replaced)} goes home." if replaced else "."))
+    start_power(g, p, worker_id, ref)  # queued around this step, which then leaves
+    g.queue.remove(job)
+
+
+def choose_home(g: Game, p: Player, option_id: str) -> None:
+    job = g.queue.pop(0)
+    send_home(g, job["worker"])
+    g.log.append(f"{seat_ref(p.seat)} sends {worker_text(job['worker'])} home.")
+
+
+def choose_remove(g: Game, p: Player, option_id: str) -> None:
+    ref = option_id.removeprefix("remove:")
+    worker_id = p.workers.pop(ref)
+    use_action(g, WORKER)
+    send_home(g, worker_id)
+    g.log.append(f"{seat_ref(p.seat)} removes {worker_text(worker_id)} from {ref}.")
+
+
+# --- Worker powers ---
+
+def start_power(g: Game, p: Player, worker_id: str, ref: Ref) -> None:
+    """Queue the worker's power as the next step (a tally is counted out at once)."""
+    w = WORKERS[worker_id]
+    if w.power == "tally":
+        crops = sorted({FIELDS[f].crop for f in fields_next_to(p, ref)}, key=CROPS.index)
+        got = [c for c in crops if take_counter(g, p, c, "tally")]
+        g.log.append(f"{w.name}: {seat_ref(p.seat)} takes {counters_text(Counter(got))}.")
+        return
+    queue_next(g, {"do": "power", "seat": p.seat, "worker": worker_id, "space": ref,
+                   "left": w.amount, "optional": w.mark == BELL}, first=True)
+
+
+def power_targets(g: Game, p: Player, job: Job) -> list[str]:
+    """What the power can still reach: crops in the supply (gain), unharvested (reap) or
+    harvested (renew) fields next to the worker, fallow tiles with a free space (settle)."""
+    power = WORKERS[job["worker"]].power
+    near = fields_next_to(p, job["space"])
+    if power == "gain":
+        return available_crops(g)
+    if power == "reap":
+        return [r for r in near if not p.fields[r]]
+    if power == "renew":
+        return [r for r in near if p.fields[r]]
+    return settle_targets(p, g.fallow)
+
+
+POWER_VERBS = {"gain": "Take {} from the supply", "reap": "Harvest {}", "renew": "Turn {} back up",
+               "settle": "Take {} from the fallow fields"}
+
+
+def power_options(g: Game, p: Player) -> list[Option]:
+    job = g.queue[0]
+    power = WORKERS[job["worker"]].power
+    out = []
+    for t in power_targets(g, p, job):
+        text = crop_name(t) if power == "gain" else tile_text(t)
+        target = f"supply:{t}" if power == "gain" else f"fallow:{t}" if power == "settle" else f"space:{p.seat}:{t}"
+        out.append(Option(f"{power}:{t}", f"{WORKERS[job['worker']].name}: {POWER_VERBS[power].format(text)}",
+                          power, target))
+    if job["optional"]:
+        out.append(Option("done", f"{WORKERS[job['worker']].name}: stop here", "done"))
+    return out
+
+
+def choose_power(g: Game, p: Player, option_id: str) -> None:
+    job = g.queue[0]
+    power, target = option_id.split(":", 1)
+    name = WORKERS[job["worker"]].name
+    if power == "gain":
+        g.supply[target] -= 1
+        p.counters[target] += 1
+        g.log.append(f"{name}: {seat_ref(p.seat)} takes {crop_name(target)} from the supply.")
+    elif power == "reap":
+        harvest_fields(g, p, [target], "reap")
+    elif power == "renew":
+        p.fields[target] = False
+        g.log.append(f"{name}: {seat_ref(p.seat)} turns {tile_text(target)} back up.")
+    else:
+        settle_tile(g, p, target, name)
+    job["left"] -= 1
+    if job["left"] <= 0:
+        g.queue.remove(job)
+
+
+def settle_targets(p: Player, fallow: list[Ref]) -> list[Ref]:
+    """Fallow tiles that can go onto this board: their space holds no worker."""
+    return [t for t in fallow if t not in p.workers]
+
+
+def settle_tile(g: Game, p: Player, ref: Ref, why: str) -> None:
+    g.fallow.remove(ref)
+    p.fields[ref] = False
+    g.log.append(f"{why}: {seat_ref(p.seat)} takes {tile_text(ref)} from the fallow fields onto their board.")
+
+
+def choose_done(g: Game, p: Player, option_id: str) -> None:
+    job = g.queue.pop(0)
+    if job["do"] == "more":
+        return
+    if job["do"] == "power":
+        g.log.append(f"{WORKERS[job['worker']].name}: {seat_ref(p.seat)} stops.")
+
+
+# --- Action C: Transfer field tiles from stores to your country board ---
+
+def can_pay(p: Player, bid: dict[Crop, int]) -> bool:
+    return all(p.counters[c] >= n for c, n in bid.items())
+
+
+def transfer_options(g: Game, p: Player) -> list[Option]:
+    """Your own store's tiles (their bid goes to the supply), and an opponent's whose bid you
+    can match exactly, counter for counter."""
+    out = []
+    for owner in clockwise(g, p.seat):
+        for slot, entry in enumerate(g.players[owner].store):
+            if owner != p.seat and not can_pay(p, entry["bid"]):
+                continue
+            price = "its bid goes to the supply" if owner == p.seat else \
+                f"pay {seat_ref(owner)} {counters_text(entry['bid'])}"
+            out.append(Option(f"take:{owner}:{slot}", f"Transfer {tile_text(entry['tile'])} to your board ({price})",
+                              "take", f"store:{owner}:{slot}"))
+    return out
+
+
+def choose_take(g: Game, p: Player, option_id: str) -> None:
+    """Move the tile onto its space, unharvested side up. A worker on that space comes off
+    and may be re-placed at once (its power then works again); otherwise it goes home."""
+    owner_s, slot_s = option_id.removeprefix("take:").split(":")
+    owner = g.players[int(owner_s)]
+    entry = owner.store.pop(int(slot_s))
+    if g.queue and g.queue[0]["do"] == "more":
+        g.queue.pop(0)
+    else:
+        queue_next(g, {"do": "more", "seat": p.seat, "action": TRANSFER}, first=True)
+    use_action(g, TRANSFER)
+    bid = entry["bid"]
+    if owner is p:
+        for c, n in bid.items():
+            g.supply[c] += n
+        paid = f"its bid of {counters_text(bid)} goes to the supply"
+    else:
+        for c, n in bid.items():
+            p.counters[c] -= n
+            owner.counters[c] += 2 * n
+        paid = f"paying {seat_ref(owner.seat)} {counters_text(bid)}, who takes that and the bid behind their screen"
+    ref = entry["tile"]
+    g.log.append(f"{seat_ref(p.seat)} transfers {tile_text(ref)} from {seat_ref(owner.seat)}'s store, {paid}.")
+    displaced = p.workers.pop(ref, None)
+    p.fields[ref] = False
+    if displaced:
+        displace(g, p, displaced, ref)
+
+
+def displace(g: Game, p: Player, worker_id: str, ref: Ref) -> None:
+    if worker_spaces(p, worker_id, replace=False):
+        g.log.append(f"The tile lands on {worker_text(worker_id)}, who may be re-placed at once.")
+        queue_next(g, {"do": "place", "seat": p.seat, "worker": worker_id, "why": "displaced"}, first=True)
+    else:
+        send_home(g, worker_id)
+        g.log.append(f"The tile lands on {worker_text(worker_id)}, who has nowhere to go and goes home.")
+
+
+def more_options(g: Game, p: Player) -> list[Option]:
+    """The second tile of a transfer or of a registry placement, or stop."""
+    job = g.queue[0]
+    more = transfer_options(g, p) if job["action"] == TRANSFER else registry_options(g, p)
+    return more + [Option("done", "No second tile", "done")]
+
+
+def more_is_settled(g: Game, job: Job) -> bool:
+    """Skip the question when no second tile can be had for public reasons only: stores all
+    empty, or (registry) a full store or an empty registry."""
+    p = g.players[job["seat"]]
+    if job["action"] == TRANSFER:
+        return not any(q.store for q in g.players)
+    return len(p.store) >= STORE_SIZE or not any(g.registry)
+
+
+# --- Action D: Place tiles from the registry into your store ---
+
+def registry_options(g: Game, p: Player) -> list[Option]:
+    """A registry tile, if your store has room and you have a counter to bid."""
+    if len(p.store) >= STORE_SIZE or not counter_total(p):
+        return []
+    return [Option(f"registry:{i}", f"Put {tile_text(ref)} into your store and bid for it", "registry",
+                   f"registry:{i}") for i, ref in enumerate(g.registry) if ref]
+
+
+def choose_registry(g: Game, p: Player, option_id: str) -> None:
+    back = g.queue.pop(0) if g.queue and g.queue[0]["do"] == "more" else None
+    g.queue.insert(0, {"do": "bid", "seat": p.seat, "slot": int(option_id.removeprefix("registry:")),
+                       "bid": {}, "back": back})
+
+
+def bid_options(g: Game, p: Player) -> list[Option]:
+    """Add counters from behind your screen one at a time; confirm with at least one."""
+    job = g.queue[0]
+    bid = job["bid"]
+    out = [Option(f"add:{c}", f"Add {crop_name(c)} to the bid", "add", f"counter:{c}")
+           for c in CROPS if p.counters[c] - bid.get(c, 0) > 0]
+    if bid:
+        out.append(Option("confirm", f"Bid {counters_text(bid)} for {tile_text(g.registry[job['slot']])}",
+                          "confirm"))
+    return out + [cancel_option()]
+
+
+def choose_add(g: Game, p: Player, option_id: str) -> None:
+    bid = g.queue[0]["bid"]
+    crop = option_id.removeprefix("add:")
+    bid[crop] = bid.get(crop, 0) + 1
+
+
+def choose_confirm(g: Game, p: Player, option_id: str) -> None:
+    """The tile goes into the store with its bid beside it (permanent), and the registry is
+    refilled at once; then a second tile may follow."""
+    job = g.queue.pop(0)
+    slot = job["slot"]
+    bid = {c: n for c, n in sorted(job["bid"].items(), key=lambda cn: CROPS.index(cn[0]))}
+    for c, n in bid.items():
+        p.counters[c] -= n
+    ref = g.registry[slot]
+    g.registry[slot] = None
+    p.store.append({"tile": ref, "bid": bid})
+    first = job["back"] is None
+    use_action(g, REGISTRY)
+    g.log.append(f"{seat_ref(p.seat)} puts {tile_text(ref)} into their store with a bid of {counters_text(bid)}.")
+    steps: list[Job] = [{"do": "refill", "slot": slot, "seat": p.seat}]
+    if first:
+        steps.append({"do": "more", "seat": p.seat, "action": REGISTRY})
+    g.queue[0:0] = steps
+
+
+# --- Refilling the registry, drawing from the bag ---
+
+def refill(g: Game, job: Job) -> None:
+    """Draw until a field tile fills the space. An event drawn is resolved first (then the
+    drawing goes on); during an event it is set aside, in the final turns ignored. An empty
+    bag leaves the space empty."""
+    while g.bag:
+        tile = g.bag.pop(0)
+        if not is_event(tile):
+            g.registry[job["slot"]] = tile
+            g.log.append(f"{tile_text(tile)} is drawn for the registry.")
+            break
+        if g.ending:
+            g.ignored.append(tile)
+            g.log.append(f"The event {EVENTS[tile].name} is drawn and ignored: these are the final turns.")
+        elif g.resolving:
+            g.set_aside.append(tile)
+            g.log.append(f"The event {EVENTS[tile].name} is drawn during an event and set aside.")
+        else:
+            g.queue[0:0] = [{"do": "event", "id": tile, "drawer": job["seat"]}, dict(job)]
+            return
+    else:
+        g.log.append("The bag is empty: the registry space stays empty.")
+    if g.held:
+        back, g.held = g.held, []
+        return_to_bag(g, back)
+    check_registry_exhausted(g)
+
+
+def check_registry_exhausted(g: Game) -> None:
+    """(Authored) an empty registry with no field tile left in the bag can never fill
+    again: the end begins as if the tenth event had been placed."""
+    if not g.ending and not any(g.registry) and not any(not is_event(t) for t in g.bag):
+        g.ending = True
+        g.log.append("No field tiles are left to draw: the game ends after this turn and two more each.")
+
+
+def return_to_bag(g: Game, tiles: list[str]) -> None:
+    """Tiles go back into the bag at random places (the bag is shaken)."""
+    rng = Rng(g.rng)
+    for t in tiles:
+        g.bag.insert(rng.randrange(len(g.bag) + 1), t)
+    g.rng = rng.state
+
+
+# --- Event tiles ---
+
+def place_event(g: Game, job: Job) -> None:
+    """The event goes on the next space of the track; landing on "?" makes the check of
+    seven tiles; then it is resolved for every player, clockwise from the drawer."""
+    event = EVENTS[job["id"]]
+    g.track.append(event.id)
+    g.log.append(f"Event {len(g.track)}: {event.name} is drawn by {seat_ref(job['drawer'])}.")
+    if len(g.track) == CHECK_SPACE:
+        seven_tile_check(g)
+    if len(g.track) == EVENT_SPACES:
+        g.ending = True
+        g.log.append(f"That is the tenth event: {seat_ref(g.turn)} finishes the turn, then everyone takes two more.")
+    g.resolving = event.id
+    g.queue[0:0] = event_steps(g, event.id, job["drawer"]) + [{"do": "event_done"}]
+
+
+def seven_tile_check(g: Game) -> None:
+    """The "?" space: if anyone has fewer than seven tiles (fields and workers) on their
+    board, the events on spaces 1 and 2 go back into the bag and the rest move down two."""
+    g.checks += 1
+    short = [p.seat for p in g.players if tiles_on_board(p) < CHECK_TILES]
+    if not short:
+        g.log.append("The \"?\" check: everyone has seven tiles or more; the track stays.")
+        return
+    back, g.track = g.track[:2], g.track[2:]
+    g.held.extend(back)  # into the bag once this refill is over, so it cannot draw them again
+    g.log.append(f"The \"?\" check: {', '.join(seat_ref(s) for s in short)} "
+                 f"{'has' if len(short) == 1 else 'have'} fewer than seven tiles; "
+                 f"{' and '.join(EVENTS[e].name for e in back)} go back into the bag and the track moves down.")
+
+
+def event_steps(g: Game, event_id: str, drawer: Seat) -> list[Job]:
+    """Resolve an event: what happens to everyone at once is done here; a choice for each
+    player is queued, clockwise from the drawer."""
+    event = EVENTS[event_id]
+    kind = event.kind
+    if kind in ("blight", "rain"):
+        turn_crop(g, event.crop, harvested=(kind == "blight"))
+        return []
+    if kind == "recall":
+        recall(g, event.workers)
+        return []
+    if kind == "bailiffs":
+        bailiffs(g)
+        return []
+    if kind == "enclosure":
+        g.fallow.extend(r for r in g.registry if r)
+        g.registry = [None] * REGISTRY_SPACES
+        g.log.append("The registry's tiles go to the fallow fields.")
+        return [{"do": "refill", "slot": i, "seat": drawer} for i in range(REGISTRY_SPACES)]
+    if kind == "gift":
+        return [{"do": "gain", "seat": s, "left": 1, "crop": event.crop, "why": "gift"} for s in clockwise(g, drawer)]
+    return [{"do": kind, "seat": s} for s in clockwise(g, drawer)]  # resettle, hail, bloom
+
+
+def turn_crop(g: Game, crop: Crop, harvested: bool) -> None:
+    """Blight (to the harvested side) or rain (back up) for every field of a crop."""
+    for p in g.players:
+        for ref in p.fields:
+            if FIELDS[ref].crop == crop:
+                p.fields[ref] = harvested
+    side = "harvested side" if harvested else "crop side"
+    g.log.append(f"Every {crop_name(crop)} field turns to its {side}.")
+
+
+def recall(g: Game, which: str) -> None:
+    for p in g.players:
+        for ref, w in sorted(p.workers.items()):
+            worker = WORKERS[w]
+            if (which == "ones" and not worker.is_townsfolk and worker.value == 1) or \
+                    (which == "townsfolk" and worker.is_townsfolk):
+                del p.workers[ref]
+                send_home(g, w)
+    g.log.append("Every farmhand of value 1 goes home." if which == "ones"
+                 else "Every townsfolk goes back to the town board.")
+
+
+def bailiffs(g: Game) -> None:
+    for p in g.players:
+        for entry in p.store:
+            g.fallow.append(entry["tile"])
+            for c, n in entry["bid"].items():
+                p.counters[c] += n
+        p.store = []
+    g.log.append("Every store's tiles go to the fallow fields; the bids go back behind their owners' screens.")
+
+
+def event_options(g: Game, p: Player) -> list[Option]:
+    """Resettle (may take a fallow tile), hail (must turn an unharvested field down),
+    bloom (may turn a harvested field up)."""
+    kind = g.queue[0]["do"]
+    targets = event_targets(g, p, kind)
+    word = {"resettle": "Take {} from the fallow fields", "hail": "Hail on {}", "bloom": "Turn {} back up"}[kind]
+    out = [Option(f"{kind}:{t}", word.format(tile_text(t)), kind,
+                  f"fallow:{t}" if kind == "resettle" else f"space:{p.seat}:{t}") for t in targets]
+    if kind != "hail":
+        out.append(Option("done", "Pass", "done"))
+    return out
+
+
+def event_targets(g: Game, p: Player, kind: str) -> list[Ref]:
+    if kind == "resettle":
+        return settle_targets(p, g.fallow)
+    want_harvested = kind == "bloom"
+    return [r for r in sorted(p.fields) if p.fields[r] == want_harvested]
+
+
+def choose_event(g: Game, p: Player, option_id: str) -> None:
+    kind, ref = option_id.split(":", 1)
+    g.queue.pop(0)
+    if kind == "resettle":
+        settle_tile(g, p, ref, EVENTS[g.resolving].name if g.resolving else "Resettlement")
+    else:
+        p.fields[ref] = kind == "hail"
+        g.log.append(f"{seat_ref(p.seat)} turns {tile_text(ref)} to its {'harvested' if kind == 'hail' else 'crop'} side.")
+
+
+def event_done(g: Game) -> None:
+    """Events set aside while this one was resolved go back into the bag."""
+    g.resolving = None
+    if g.set_aside:
+        back, g.set_aside = g.set_aside, []
+        return_to_bag(g, back)
+        g.log.append(f"{plural(len(back), 'set-aside event')} go{'es' if len(back) == 1 else ''} back into the bag.")
+
+
+# --- Scoring and the end of the game ---
+
+def score_lines(p: Player, majorities: dict[Crop, Seat | None]) -> dict[str, int]:
+    """Workers at their value; the largest group 1 a tile; the second largest (a separate
+    group) 2 a tile; 1 for each crop where this player alone has the most counters."""
+    sizes = [len(grp) for grp in groups(p)] + [0, 0]
+    lines = {"Workers": sum(WORKERS[w].value for w in p.workers.values()),
+             "Largest group": sizes[0], "Second largest group": 2 * sizes[1]}
+    for c in CROPS:
+        lines[f"Most {crop_name(c)}"] = int(majorities[c] == p.seat)
+    return lines
+
+
+def crop_majorities(g: Game) -> dict[Crop, Seat | None]:
+    """The single player with the most counters of each crop behind the screen; None on a tie
+    (or when nobody has any)."""
+    out: dict[Crop, Seat | None] = {}
+    for c in CROPS:
+        best = max(p.counters[c] for p in g.players)
+        holders = [p.seat for p in g.players if p.counters[c] == best]
+        out[c] = holders[0] if best > 0 and len(holders) == 1 else None
+    return out
+
+
+def scores(g: Game) -> list[SeatScore]:
+    majorities = crop_majorities(g)
+    out = []
+    for p in g.players:
+        lines = score_lines(p, majorities)
+        out.append(SeatScore(p.seat, sum(lines.values()), lines, (len(p.fields), counter_total(p)),
+                             note=f"{plural(len(p.fields), 'field tile')}; behind the screen: "
+                                  f"{counters_text(p.counters)}"))
+    return out
+
+
+def result(g: Game) -> Result | None:
+    """Most points wins; ties go to the most field tiles, then the most counters; still
+    tied, the tied players share the win (the seed says: play again)."""
+    if g.phase != OVER:
+        return None
+    seat_scores = scores(g)
+    return Result(seat_scores, winners_by_score(seat_scores),
+                  "The tenth event was placed and everyone has had two more turns.")
+
+
+# --- Cancelling a choice in progress ---
+
+def cancel_option() -> Option:
+    return Option("cancel", "Cancel", "cancel")
+
+
+def choose_cancel(g: Game, p: Player, option_id: str) -> None:
+    job = g.queue.pop(0)
+    if job.get("back"):
+        g.queue.insert(0, job["back"])
+
+
+# --- The queue: steps that run by themselves, and who acts ---
+
+def queue_next(g: Game, job: Job, first: bool = False) -> None:
+    """Queue a step to come right after the current one (or before it, with ``first``),
+    and before whatever waits behind it."""
+    g.queue.insert(0 if first or not g.queue else 1, job)
+
+
+def step_is_settled(g: Game, job: Job) -> bool:
+    """Run a step that needs no question; True when it is finished. Each test here uses
+    public things only, so it never shows what is behind a screen."""
+    kind = job["do"]
+    if kind == "gain":
+        return gain_is_settled(g, job)
+    if kind == "power":
+        return job["left"] <= 0 or not power_targets(g, g.players[job["seat"]], job)
+    if kind in ("resettle", "hail", "bloom"):
+        return not event_targets(g, g.players[job["seat"]], kind)
+    if kind == "more":
+        return more_is_settled(g, job)
+    return False
+
+
+def run_queue(g: Game) -> None:
+    """Run every step that needs no question; stop at the first that waits for a seat.
+    With the queue empty and two actions taken, the turn ends by itself."""
+    while True:
+        if g.phase == OVER:
+            g.queue = []
+            return
+        if not g.queue:
+            if g.phase == PLAY and len(g.used) >= ACTIONS_PER_TURN:
+                end_turn(g)
+                continue
+            return
+        job = g.queue[0]
+        kind = job["do"]
+        if kind == "refill":
+            g.queue.pop(0)
+            refill(g, job)
+        elif kind == "event":
+            g.queue.pop(0)
+            place_event(g, job)
+        elif kind == "event_done":
+            g.queue.pop(0)
+            event_done(g)
+        elif step_is_settled(g, job):
+            g.queue.remove(job)
+        else:
+            return
+
+
+# --- The protocol: who acts, what they may choose, applying a choice ---
+
+def to_act(g: Game) -> frozenset[Seat]:
+    if g.phase == OVER:
+        return frozenset()
+    if g.queue:
+        return frozenset({g.queue[0]["seat"]})
+    return frozenset({g.turn})
+
+
+QUEUE_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
+    "start": start_options, "gain": gain_options, "place": place_options, "power": power_options,
+    "more": more_options, "bid": bid_options, "resettle": event_options, "hail": event_options,
+    "bloom": event_options,
+}
+CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
+    "start": choose_start, "end": choose_end, "harvest": choose_harvest, "gain": lambda g, p, o: (
+        choose_power if g.queue[0]["do"] == "power" else choose_gain)(g, p, o),
+    "play": choose_play, "space": choose_space, "home": choose_home, "remove": choose_remove,
+    "reap": choose_power, "renew": choose_power, "settle": choose_power, "done": choose_done,
+    "take": choose_take, "registry": choose_registry, "add": choose_add, "confirm": choose_confirm,
+    "resettle": choose_event, "hail": choose_event, "bloom": choose_event, "cancel": choose_cancel,
+}
+
+
+def options(g: Game, seat: Seat) -> list[Option]:
+    """Every legal choice for the seat now, in a stable order."""
+    if g.phase == OVER or seat not in to_act(g):
+        return []
+    p = g.players[seat]
+    if g.queue:
+        return QUEUE_OPTIONS[g.queue[0]["do"]](g, p)
+    return turn_options(g, p)
+
+
+def apply(g: Game, seat: Seat, option_id: str) -> Game:
+    """A new game after the seat's choice; the given game is left untouched."""
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
+    g = clone(g)
+    CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
+    run_queue(g)
+    return g
+
+
+# --- Saving: plain JSON ---
+
+def _plain(value: Any) -> Any:
+    """A copy of plain JSON data (much faster than deepcopy)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def dump(g: Game) -> dict[str, Any]:
+    raw = {k: _plain(v) for k, v in vars(g).items() if k not in ("players", "log")}
+    raw["players"] = [_plain(vars(p)) for p in g.players]
+    raw["log"] = g.log.dump()
+    return raw
+
+
+def load(raw: dict[str, Any]) -> Game:
+    players = [Player(**_plain(p)) for p in raw["players"]]
+    rest = {k: _plain(v) for k, v in raw.items() if k not in ("players", "log")}
+    return Game(players=players, log=GameLog.load(raw["log"]), **rest)
+
+
+def clone(g: Game) -> Game:
+    return Game(players=[Player(**_plain(vars(p))) for p in g.players], log=GameLog(g.log.recent, g.log.total),
+                **{k: _plain(v) for k, v in vars(g).items() if k not in ("players", "log")})
