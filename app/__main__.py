@@ -1,33 +1,52 @@
-"""``python -m app``: upgrade the database, then serve (HOST, PORT, DATABASE_URL)."""
+"""``python -m app``: upgrade the database, then serve (see the README's configuration table)."""
 
 from __future__ import annotations
 
 import os
+import resource
+from typing import Any
 
 import uvicorn
 
-from app.settings import get_settings
+from app.api.connections import guarded_protocol
+from app.settings import Settings, get_settings
 from app.store.migrate import upgrade
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn runs Keydom; tests start their servers with the same options."""
+    return dict(
+        host=settings.host,
+        port=settings.port,
+        http=guarded_protocol(os.environ.get("HTTP", "auto")),  # per-address cap, request timeout
+        # The app applies X-Forwarded-For itself (FORWARDED_ALLOW_IPS, see app.main).
+        proxy_headers=False,
+        limit_concurrency=settings.max_connections,
+        timeout_keep_alive=settings.keep_alive_timeout,
+        access_log=os.environ.get("ACCESS_LOG", "0") == "1",  # seat tokens are redacted (app.logs)
+        ws=os.environ.get("WS", "auto"),
+        # Each compressed socket keeps zlib state (tens of KB); views are small anyway.
+        ws_per_message_deflate=os.environ.get("WS_DEFLATE", "0") == "1",
+        ws_max_size=64 * 1024,  # clients only ever send tiny frames
+    )
+
+
+def allow_open_files(wanted: int) -> None:
+    """Every connection is a file descriptor; the usual soft limit (1024) would refuse
+    honest clients long before MAX_CONNECTIONS. Raise it as far as the hard limit allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def main() -> None:
     settings = get_settings()
     upgrade(settings.database_url)
     os.environ["KEYDOM_MIGRATED"] = "1"  # the worker processes need not migrate again
+    allow_open_files(settings.max_connections + 256)  # plus database, log and listener files
     print(f"Keydom is serving on http://{settings.host}:{settings.port}", flush=True)
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=int(os.environ.get("WORKERS", "1")),
-        proxy_headers=True,
-        access_log=False,  # request paths contain seat tokens
-        ws=os.environ.get("WS", "auto"),
-        # Each compressed socket keeps zlib state (tens of KB); views are small anyway.
-        ws_per_message_deflate=os.environ.get("WS_DEFLATE", "0") == "1",
-        ws_max_size=64 * 1024,  # clients only ever send tiny frames
-    )
+    uvicorn.run("app.main:create_app", factory=True, workers=settings.workers, **server_options(settings))
 
 
 if __name__ == "__main__":

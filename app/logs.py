@@ -1,11 +1,28 @@
-"""Seat tokens must never reach a log: redact them wherever uvicorn prints a path."""
+"""Seat tokens must never reach a log: redact them wherever a path, a query or a traceback
+is printed, whether written plainly or percent-encoded (``?%74oken=%56%59…``)."""
 
 from __future__ import annotations
 
 import logging
 import re
 
-_TOKEN_IN_PATH = re.compile(r"(token=|/seat/)[A-Za-z0-9_\-]+")
+# Any letter may arrive as %XX, and the separators as %3D / %2F.
+def _spelled(word: str) -> str:
+    return "".join(f"(?:{ch}|%{ord(ch):02x})" for ch in word)
+
+
+_EQUALS = "(?:=|%3d)"
+_SLASH = "(?:/|%2f)"
+# A query value runs to the next parameter, a space, a quote or the end; a path part to
+# the next slash (or an encoded one), '?', '#', a space or a quote.
+_TOKEN_IN_PATH = re.compile(
+    rf"((?<![a-z0-9_]){_spelled('token')}{_EQUALS})[^&\s\"'<>#]+"
+    rf"|({_SLASH}{_spelled('seat')}{_SLASH})(?:(?!%2f)[^/?\s\"'<>#])+",
+    re.IGNORECASE,
+)
+# In tracebacks a token can also appear bare (an argument's repr): seat tokens are 32
+# URL-safe characters, game ids 10, so long runs of that alphabet go too.
+_BARE_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{32,}(?![A-Za-z0-9_\-])")
 
 
 def redact(text: str) -> str:
@@ -14,20 +31,52 @@ def redact(text: str) -> str:
     '"WebSocket /ws/games/abc?token=…" [accepted]'
     >>> redact("GET /g/abc/seat/s3cr3t HTTP/1.1")
     'GET /g/abc/seat/… HTTP/1.1'
+    >>> redact("GET /ws/games/abc?x=1&%74oken=%56%59%2Dz HTTP/1.1")
+    'GET /ws/games/abc?x=1&%74oken=… HTTP/1.1'
+    >>> redact("GET /g/abc%2Fseat%2F%41bc/claim")
+    'GET /g/abc%2Fseat%2F…/claim'
     """
-    return _TOKEN_IN_PATH.sub(lambda m: m.group(1) + "…", text)
+    return _TOKEN_IN_PATH.sub(lambda m: (m.group(1) or m.group(2)) + "…", text)
+
+
+def redact_traceback(text: str) -> str:
+    return _BARE_TOKEN.sub("…", redact(text))
 
 
 class RedactTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)  # type: ignore[assignment]
+            if isinstance(record.args, dict):
+                record.args = {k: _redacted(v) for k, v in record.args.items()}
+            else:
+                record.args = tuple(_redacted(a) for a in record.args)
         record.msg = redact(str(record.msg))
+        if record.exc_info and not record.exc_text:
+            # Format the traceback now, redacted; handlers print exc_text as it is.
+            record.exc_text = redact_traceback(logging.Formatter().formatException(record.exc_info))
+        elif record.exc_text:
+            record.exc_text = redact_traceback(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact_traceback(record.stack_info)
         return True
 
 
+def _redacted(value: object) -> object:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, bytes):
+        return redact(value.decode("latin-1"))
+    return value
+
+
+WATCHED = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "fastapi", "keydom")
+
+
 def install() -> None:
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(RedactTokens())
+    """Filter the loggers that print requests, and every handler on the root logger and
+    on those loggers (a filter on a logger misses records its children propagate)."""
+    loggers = [logging.getLogger(name) for name in WATCHED] + [logging.getLogger()]
+    for logger in loggers:
+        for target in [logger, *logger.handlers]:
+            if not any(isinstance(f, RedactTokens) for f in target.filters):
+                target.addFilter(RedactTokens())

@@ -15,11 +15,12 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
 from app.api import games as api_games
 from app.api import ws as api_ws
-from app.api.ratelimit import RateLimiter
+from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, make_limiter
 from app.hub import make_hub
 from app.settings import ROOT, Settings, get_settings
 from app.store.db import Database
@@ -41,10 +42,19 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         hub = make_hub(settings)
         await hub.start()
         app.state.table = Table(db, hub)
+        app.state.create_limiter = make_limiter(settings, db.engine, "create", settings.create_per_minute,
+                                                settings.create_burst, CREATE_MESSAGE)
+        app.state.action_limiter = make_limiter(settings, db.engine, "act", settings.actions_per_minute,
+                                                settings.actions_burst, ACTION_MESSAGE)
+        limiters = (app.state.create_limiter, app.state.action_limiter)
+        for limiter in limiters:
+            await limiter.start()
         _tune_garbage_collector()
         try:
             yield
         finally:
+            for limiter in limiters:
+                await limiter.stop()
             await hub.stop()
             await db.dispose()
 
@@ -54,7 +64,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.create_limiter = RateLimiter(settings.create_per_minute, settings.create_burst)
+    app.state.sockets_by_address = {}  # live websockets per client address (app.api.ws)
     app.include_router(api_games.router)
     app.include_router(api_ws.router)
     app.include_router(pages.router)
@@ -88,7 +98,11 @@ def _install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else "Request refused."
         if exc.status_code == 404 and not request.url.path.startswith("/api/"):
             return pages.error_page(request, 404, "There is no page here.")
-        return JSONResponse({"detail": message}, status_code=exc.status_code)
+        allowed = (exc.headers or {}).get("Allow")
+        if exc.status_code == 405 and allowed:
+            message = f"{request.method} is not accepted here; use {allowed}."
+        # Keep the headers the exception carries (Allow on 405).
+        return JSONResponse({"detail": message}, status_code=exc.status_code, headers=exc.headers)
 
 
 def describe_validation(exc: RequestValidationError) -> str:
@@ -196,3 +210,6 @@ async def _too_large(send: Send, limit: int) -> None:
 def _install_security_headers(app: FastAPI) -> None:
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    # Outermost: every limit and log below sees the real client, but X-Forwarded-For is
+    # believed only from the proxies the host names (FORWARDED_ALLOW_IPS; none by default).
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=app.state.settings.forwarded_allow_ips)

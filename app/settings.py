@@ -43,6 +43,23 @@ class Settings:
     # New games per minute per client address (and the burst allowed at once).
     create_per_minute: int = field(default_factory=lambda: int(os.environ.get("CREATE_PER_MINUTE", "30")))
     create_burst: int = field(default_factory=lambda: int(os.environ.get("CREATE_BURST", "60")))
+    # Actions per minute per seat (and the burst allowed at once): far above any human or honest bot.
+    actions_per_minute: int = field(default_factory=lambda: _int("ACTIONS_PER_MINUTE", 600))
+    actions_burst: int = field(default_factory=lambda: _int("ACTIONS_BURST", 120))
+    # Server processes; with more than one, rate limits live in Redis or PostgreSQL.
+    workers: int = field(default_factory=lambda: _int("WORKERS", 1))
+    # Addresses of reverse proxies whose X-Forwarded-For is believed ("" trusts nobody,
+    # "*" everybody). Comma-separated addresses or networks, e.g. "127.0.0.1,10.0.0.0/8".
+    forwarded_allow_ips: str = field(default_factory=lambda: os.environ.get("FORWARDED_ALLOW_IPS", ""))
+    # Open connections at once, in all (beyond it new requests get 503) and per client
+    # address (beyond it the new connection gets 429 and is closed; trusted proxies are exempt).
+    max_connections: int = field(default_factory=lambda: _int("MAX_CONNECTIONS", 4000))
+    connections_per_address: int = field(default_factory=lambda: _int("CONNECTIONS_PER_ADDRESS", 64))
+    websockets_per_address: int = field(default_factory=lambda: _int("WEBSOCKETS_PER_ADDRESS", 64))
+    # Seconds a client has to send a whole request (headers and body), and to start the
+    # next one on a kept-alive connection.
+    request_timeout: float = field(default_factory=lambda: float(os.environ.get("REQUEST_TIMEOUT", "10")))
+    keep_alive_timeout: int = field(default_factory=lambda: _int("KEEP_ALIVE_TIMEOUT", 5))
 
     def __post_init__(self) -> None:
         self.database_url = async_database_url(self.database_url)
@@ -50,6 +67,19 @@ class Settings:
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    @property
+    def shares_rate_limits(self) -> bool:
+        """Several processes must count against one bucket; one process counts in memory."""
+        return self.workers > 1 and (bool(self.redis_url) or not self.is_sqlite)
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    try:
+        return int(raw) if raw else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {raw!r}.") from None
 
 
 def get_settings() -> Settings:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -12,9 +12,32 @@ from app.table.errors import Unauthorized
 from app.web.encode import JSONView
 
 from .deps import TableDep, TokenDep, base_url
-from .ratelimit import check_create_rate
+from .ratelimit import check_action_rate, check_create_rate
 
-router = APIRouter(prefix="/api", tags=["games"])
+
+class ErrorOut(BaseModel):
+    """Every refusal: one sentence a player can read. A refusal changes nothing."""
+
+    detail: str = Field(examples=["The game has moved on (you saw version 3, it is now at 4). Choose again."])
+
+
+REFUSALS = {
+    400: "The request body could not be read.",
+    401: "No seat token, or not sent as 'Authorization: Bearer <token>'.",
+    403: "The token is not a seat of this game, or the seat is still open.",
+    404: "No such game (or no playable title by that name).",
+    409: "Someone acted first: the version you sent is not the game's version any more.",
+    413: "The request body is over 64 KB.",
+    422: "The body does not fit the schema, or the option is not one of your choices now.",
+    429: "Too many requests (new games per address, actions per seat); the message says when to try again.",
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorOut, "description": REFUSALS[status]} for status in statuses}
+
+
+router = APIRouter(prefix="/api", tags=["games"], responses=refusals(413))
 
 
 class NewGame(BaseModel):
@@ -46,6 +69,51 @@ class ActionIn(BaseModel):
     version: int
 
 
+class SeatOut(BaseModel):
+    seat: int
+    name: str = Field(description="The player's name, or 'Open seat N'.")
+    open: bool = Field(description="Nobody has claimed this seat yet.")
+
+
+class OptionOut(BaseModel):
+    id: str = Field(description="What to send back as 'option'.")
+    label: str = Field(description="What a button for it says.")
+    kind: str = Field(description="A group of choices, e.g. 'place', 'build'.")
+    target: str | None = Field(description="The thing on the board the choice is about, e.g. 'cell:1,2'.")
+
+
+class ScoreOut(BaseModel):
+    seat: int
+    score: int
+    breakdown: dict[str, int] = Field(description="Points by what earned them.")
+    tiebreak: list[int] = Field(description="Compared after the score; higher is better.")
+    note: str
+
+
+class ResultOut(BaseModel):
+    scores: list[ScoreOut]
+    winners: list[int]
+    reason: str
+
+
+class ViewOut(BaseModel):
+    """A game as one seat (or a spectator) may see it: the API body and every websocket frame."""
+
+    id: str
+    title: str = Field(examples=["tiny-towns"])
+    status: Literal["active", "finished"]
+    version: int = Field(description="Send it back with your action; it grows by one per action.")
+    seed_given: bool = Field(default=False, description="The game was dealt from a seed its creator chose.")
+    seat: int | None = Field(description="Whose view this is; null for a spectator.")
+    seats: list[SeatOut]
+    to_act: list[int] = Field(description="The seats that owe a choice now (several at once is normal).")
+    public: dict[str, Any] = Field(description="What everyone sees; its fields are the title's (see docs/titles/).")
+    private: dict[str, Any] | None = Field(description="This seat's own screen; null for spectators.")
+    log: list[str] = Field(description="What happened, oldest first.")
+    options: list[OptionOut] = Field(description="Every choice this seat may make now; empty for spectators.")
+    result: ResultOut | None = Field(description="Scores and winners once the game is over.")
+
+
 @router.get("/healthz", include_in_schema=False)
 async def health(table: TableDep) -> dict[str, str]:
     """For load balancers and compose health checks: the database answers."""
@@ -53,14 +121,14 @@ async def health(table: TableDep) -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/titles")
+@router.get("/titles")  # no parameters: nothing to refuse but an oversized body
 async def list_titles() -> list[dict[str, Any]]:
     return titles_json()
 
 
-@router.post("/games", status_code=201, response_model=CreatedOut)
+@router.post("/games", status_code=201, response_model=CreatedOut, responses=refusals(400, 404, 422, 429))
 async def create_game(body: NewGame, table: TableDep, request: Request) -> CreatedOut:
-    check_create_rate(request)
+    await check_create_rate(request)
     created = await table.create_game(body.title, body.players, body.seed, body.options)
     root = base_url(request)
     return CreatedOut(
@@ -74,15 +142,20 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
     )
 
 
-@router.get("/games/{game_id}", response_class=JSONView)
+@router.get("/games/{game_id}", response_class=JSONView, response_model=ViewOut,
+            responses=refusals(401, 403, 404, 422))
 async def get_game(game_id: str, table: TableDep, token: TokenDep) -> JSONView:
     """The game as this seat sees it (no token: as a spectator)."""
     return JSONView(await table.view(await table.viewer(game_id, token)))
 
 
-@router.post("/games/{game_id}/actions", response_class=JSONView)
-async def take_action(game_id: str, body: ActionIn, table: TableDep, token: TokenDep) -> JSONView:
+@router.post("/games/{game_id}/actions", response_class=JSONView, response_model=ViewOut,
+             responses=refusals(400, 401, 403, 404, 409, 422, 429))
+async def take_action(game_id: str, body: ActionIn, table: TableDep, token: TokenDep, request: Request) -> JSONView:
     """Take one of the options your view lists; answers with your new view."""
     if token is None:
         raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
-    return JSONView(await table.act(await table.viewer(game_id, token), body.option, body.version))
+    viewer = await table.viewer(game_id, token)
+    if viewer.seat is not None:
+        await check_action_rate(request, viewer.game_id, viewer.seat)
+    return JSONView(await table.act(viewer, body.option, body.version))

@@ -1,20 +1,48 @@
-"""Per-client rate limit for creating games (a token bucket per address, in memory)."""
+"""Rate limits: new games per client address, actions per seat (token buckets).
+
+One server process counts in memory. Several processes (WORKERS > 1) must count against
+the same bucket, so they keep it in Redis when REDIS_URL is set, else in PostgreSQL. If
+that store does not answer, the request is let through: a limiter outage must not stop play.
+"""
 
 from __future__ import annotations
 
+import logging
+import math
 import time
 from collections import OrderedDict
+from typing import Protocol
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
 
+from app.settings import Settings
 from app.table.errors import RateLimited
+
+from .connections import address_key
+
+log = logging.getLogger("keydom.ratelimit")
+
+
+class Limiter(Protocol):
+    async def spend(self, key: str) -> None: ...
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+def _refusal(template: str, wait_s: float) -> RateLimited:
+    return RateLimited(template.format(wait=max(1, math.ceil(wait_s))))
 
 
 class RateLimiter:
-    def __init__(self, per_minute: int, burst: int, max_clients: int = 10_000) -> None:
+    """In memory, for one process."""
+
+    def __init__(self, per_minute: int, burst: int, max_clients: int = 10_000,
+                 message: str = "Too many requests; try again in {wait} s.") -> None:
         self.rate = per_minute / 60.0
         self.burst = burst
         self.max_clients = max_clients
+        self.message = message
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     def check(self, client: str, now: float | None = None) -> None:
@@ -24,16 +52,161 @@ class RateLimiter:
         tokens = min(self.burst, tokens + (now - last) * self.rate)
         if tokens < 1:
             self._buckets[client] = (tokens, now)
-            wait = int((1 - tokens) / self.rate) + 1
-            raise RateLimited(f"Too many new games from your address; try again in {wait} s.")
+            raise _refusal(self.message, (1 - tokens) / self.rate)
         self._buckets[client] = (tokens - 1, now)
         while len(self._buckets) > self.max_clients:
             self._buckets.popitem(last=False)
 
+    async def spend(self, key: str) -> None:
+        self.check(key)
 
-def client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
 
 
-def check_create_rate(request: Request) -> None:
-    request.app.state.create_limiter.check(client_address(request))
+# The bucket is refilled and spent in one step inside Redis, on Redis's clock.
+_REDIS_BUCKET = """
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(held[1]) or burst
+local stamp = tonumber(held[2]) or now
+tokens = math.min(burst, tokens + (now - stamp) * rate)
+local spent = 0
+if tokens >= 1 then tokens = tokens - 1; spent = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return {spent, tostring(tokens)}
+"""
+
+
+class RedisRateLimiter:
+    """Shared by every process that uses the same Redis; buckets expire once full again."""
+
+    def __init__(self, url: str, name: str, per_minute: int, burst: int, message: str) -> None:
+        self.url = url
+        self.prefix = f"keydom:rate:{name}:"
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.message = message
+        self._client = None
+        self._script = None
+
+    async def start(self) -> None:
+        import redis.asyncio as aioredis
+
+        self._client = aioredis.from_url(self.url)
+        self._script = self._client.register_script(_REDIS_BUCKET)
+
+    async def stop(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+    async def spend(self, key: str) -> None:
+        from redis.exceptions import RedisError
+
+        assert self._script is not None, "start() the limiter first"
+        try:
+            spent, tokens = await self._script(keys=[self.prefix + key], args=[self.rate, self.burst])
+        except (RedisError, OSError) as failure:
+            log.warning("rate limit not checked (Redis: %s)", failure)
+            return
+        if not int(spent):
+            raise _refusal(self.message, (1 - float(tokens)) / self.rate)
+
+
+# An UNLOGGED table: buckets are worth nothing after a crash, so they skip the WAL. It is
+# created here rather than by a migration because it holds no game data and any process
+# may (re)create it; two processes starting together are serialised by the advisory lock.
+_PG_CREATE = """
+CREATE UNLOGGED TABLE IF NOT EXISTS keydom_rate_buckets (
+    key text PRIMARY KEY,
+    tokens double precision NOT NULL,
+    stamp double precision NOT NULL,
+    spent boolean NOT NULL
+)"""
+_PG_REFILLED = "least(:burst, b.tokens + (EXCLUDED.stamp - b.stamp) * :rate)"
+_PG_SPEND = f"""
+INSERT INTO keydom_rate_buckets AS b (key, tokens, stamp, spent)
+VALUES (:key, :burst - 1, extract(epoch FROM clock_timestamp()), true)
+ON CONFLICT (key) DO UPDATE SET
+    tokens = CASE WHEN {_PG_REFILLED} >= 1 THEN {_PG_REFILLED} - 1 ELSE {_PG_REFILLED} END,
+    spent = {_PG_REFILLED} >= 1,
+    stamp = EXCLUDED.stamp
+RETURNING spent, tokens"""
+_PG_FORGET_FULL = """
+DELETE FROM keydom_rate_buckets
+WHERE key LIKE :prefix AND stamp < extract(epoch FROM clock_timestamp()) - :refill_s"""
+
+
+class PostgresRateLimiter:
+    """Shared by every process on the same PostgreSQL database: one upsert per request."""
+
+    SWEEP_EVERY = 1000  # spends between removals of buckets that are full again
+
+    def __init__(self, engine, name: str, per_minute: int, burst: int, message: str) -> None:  # type: ignore[no-untyped-def]
+        self.engine = engine
+        self.prefix = f"{name}:"
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.message = message
+        self._spends = 0
+
+    async def start(self) -> None:
+        from sqlalchemy import text
+
+        async with self.engine.begin() as conn:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('keydom_rate_buckets'))"))
+            await conn.execute(text(_PG_CREATE))
+
+    async def stop(self) -> None:
+        pass
+
+    async def spend(self, key: str) -> None:
+        from sqlalchemy import text
+        from sqlalchemy.exc import SQLAlchemyError
+
+        self._spends += 1
+        try:
+            async with self.engine.begin() as conn:
+                spent, tokens = (await conn.execute(
+                    text(_PG_SPEND), {"key": self.prefix + key, "burst": float(self.burst), "rate": self.rate}
+                )).one()
+                if self._spends % self.SWEEP_EVERY == 0:
+                    await conn.execute(text(_PG_FORGET_FULL),
+                                       {"prefix": self.prefix + "%", "refill_s": self.burst / self.rate})
+        except (SQLAlchemyError, OSError) as failure:
+            log.warning("rate limit not checked (PostgreSQL: %s)", failure)
+            return
+        if not spent:
+            raise _refusal(self.message, (1 - tokens) / self.rate)
+
+
+CREATE_MESSAGE = "Too many new games from your address; try again in {wait} s."
+ACTION_MESSAGE = "Too many actions from this seat; try again in {wait} s."
+
+
+def make_limiter(settings: Settings, engine, name: str, per_minute: int, burst: int,  # type: ignore[no-untyped-def]
+                 message: str) -> Limiter:
+    if not settings.shares_rate_limits:
+        return RateLimiter(per_minute, burst, message=message)
+    if settings.redis_url:
+        return RedisRateLimiter(settings.redis_url, name, per_minute, burst, message)
+    return PostgresRateLimiter(engine, name, per_minute, burst, message)
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address (after X-Forwarded-For from a trusted proxy), an IPv6 /64 as one."""
+    return address_key(conn.client.host) if conn.client else "unknown"
+
+
+async def check_create_rate(request: Request) -> None:
+    await request.app.state.create_limiter.spend(client_address(request))
+
+
+async def check_action_rate(request: Request, game_id: str, seat: int) -> None:
+    await request.app.state.action_limiter.spend(f"{game_id}:{seat}")

@@ -12,6 +12,7 @@ import json
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import same_origin
+from app.api.ratelimit import client_address
 from app.hub.local import Subscription
 from app.table.errors import TableError
 from app.table.service import Table, Viewer
@@ -21,6 +22,7 @@ router = APIRouter()
 
 CLOSE_REFUSED = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429
 MAX_FRAME = 4096
 
 
@@ -31,23 +33,35 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         await websocket.close(code=CLOSE_REFUSED, reason="Cross-site websocket refused.")
         return
     await websocket.accept()
+    address = client_address(websocket)
+    if not _admit(websocket, address):
+        await websocket.close(code=CLOSE_TOO_MANY, reason="Too many live connections from your address; close some tabs.")
+        return
     try:
         viewer = await table.viewer(game_id, token)
     except TableError as refusal:
+        _release(websocket, address)
         code = CLOSE_NOT_FOUND if refusal.status == 404 else CLOSE_REFUSED
         await websocket.close(code=code, reason=refusal.message[:120])
         return
+    except BaseException:
+        _release(websocket, address)
+        raise
     with table.hub.subscribe(game_id) as sub:
         listener = asyncio.create_task(_listen(websocket, sub))
         try:
             sent = await _send_view(websocket, table, viewer, -1)
+            caught_up = -1  # the version this socket last answered a catch-up with
             while True:
                 await sub.wait()
                 if sub.client_gone:
                     return
                 if sub.client_since is not None:  # a reconnecting client catches up
-                    if sub.client_since < sent:
-                        sent = await _send_view(websocket, table, viewer, -1)
+                    # Once per version and from the cache: {"since": -1} sent again and
+                    # again costs neither a database read nor another view.
+                    if sub.client_since < sent and caught_up != sent:
+                        caught_up = sent
+                        sent = await _send_view(websocket, table, viewer, -1, known_version=sent)
                     sub.client_since = None
                 if sub.force:  # seats changed (a name was claimed) or the hub reconnected
                     sub.force = False
@@ -58,6 +72,25 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             return
         finally:
             listener.cancel()
+            _release(websocket, address)
+
+
+def _admit(websocket: WebSocket, address: str) -> bool:
+    """At most WEBSOCKETS_PER_ADDRESS live sockets per client address."""
+    live: dict[str, int] = websocket.app.state.sockets_by_address
+    if live.get(address, 0) >= websocket.app.state.settings.websockets_per_address:
+        return False
+    live[address] = live.get(address, 0) + 1
+    return True
+
+
+def _release(websocket: WebSocket, address: str) -> None:
+    live: dict[str, int] = websocket.app.state.sockets_by_address
+    left = live.get(address, 0) - 1
+    if left > 0:
+        live[address] = left
+    else:
+        live.pop(address, None)
 
 
 async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: int, force: bool = False,

@@ -51,7 +51,7 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
     if not is_playable(title_id):
         raise NotFound("That title is not playable yet.")
     spec = get_title(title_id).TITLE
-    check_create_rate(request)
+    await check_create_rate(request)
     form = await request.form()
     try:
         players, options, seed = _read_new_game_form(spec, form)

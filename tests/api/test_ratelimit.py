@@ -1,11 +1,17 @@
-"""Game creation is rate-limited per client address."""
+"""Rate limits: new games per client address, actions per seat; shared between processes
+when they share Redis or PostgreSQL."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from app.api.ratelimit import RateLimiter
+from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, PostgresRateLimiter, RateLimiter, RedisRateLimiter
+from app.settings import Settings
 from app.table.errors import RateLimited
+
+from ..conftest import reachable
 
 
 def test_bucket_allows_a_burst_then_refuses_then_refills():
@@ -20,9 +26,97 @@ def test_bucket_allows_a_burst_then_refuses_then_refills():
 
 
 async def test_api_answers_429_with_a_message_when_over_the_limit(client):
-    client._transport.app.state.create_limiter = RateLimiter(per_minute=1, burst=2)  # type: ignore[attr-defined]
+    client._transport.app.state.create_limiter = RateLimiter(per_minute=1, burst=2, message=CREATE_MESSAGE)  # type: ignore[attr-defined]
     body = {"title": "tiny-towns", "players": ["A", "B"]}
     assert (await client.post("/api/games", json=body)).status_code == 201
     assert (await client.post("/api/games", json=body)).status_code == 201
     refused = await client.post("/api/games", json=body)
     assert refused.status_code == 429 and "Too many new games" in refused.json()["detail"]
+
+
+def test_the_default_action_limit_is_far_above_any_human():
+    settings = Settings()
+    assert settings.actions_per_minute >= 300 and settings.actions_burst >= 100
+
+
+async def test_actions_are_limited_per_seat_with_a_readable_429(client):
+    app = client._transport.app  # type: ignore[attr-defined]
+    app.state.action_limiter = RateLimiter(per_minute=6, burst=3, message=ACTION_MESSAGE)
+    game = (await client.post("/api/games", json={"title": "tiny-towns", "players": ["A", "B"], "seed": 3})).json()
+
+    async def act(seat: int) -> tuple[int, str]:
+        response = await client.post(f"/api/games/{game['id']}/actions", json={"option": "nonsense", "version": 0},
+                                     headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"})
+        return response.status_code, response.json()["detail"]
+
+    # Every attempt counts, refused or not: spamming bad options is what the limit is for.
+    assert [(await act(0))[0] for _ in range(3)] == [422, 422, 422]
+    status, detail = await act(0)
+    assert status == 429 and detail == "Too many actions from this seat; try again in 10 s."
+    assert (await act(1))[0] == 422, "another seat of the same game has its own bucket"
+    view = (await client.get(f"/api/games/{game['id']}")).json()
+    assert view["version"] == 0
+
+
+async def _two_processes_share_one_bucket(make) -> None:  # type: ignore[no-untyped-def]
+    first, second = make(), make()
+    await first.start()
+    await second.start()
+    try:
+        key = f"seat-{os.getpid()}-{id(first)}"
+        await first.spend(key)
+        await second.spend(key)
+        with pytest.raises(RateLimited) as refused:
+            await first.spend(key)
+        assert refused.value.message.startswith("Too many actions from this seat")
+        with pytest.raises(RateLimited):
+            await second.spend(key)
+        await first.spend(key + "-other")
+    finally:
+        await first.stop()
+        await second.stop()
+
+
+async def test_processes_on_one_postgresql_share_the_bucket(pg_url):
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(pg_url)
+    try:
+        await _two_processes_share_one_bucket(lambda: PostgresRateLimiter(engine, "act", 1, 2, ACTION_MESSAGE))
+    finally:
+        await engine.dispose()
+
+
+async def test_processes_on_one_redis_share_the_bucket():
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    if not reachable(6379):
+        pytest.skip(f"Redis is not reachable at {url}; skipping")
+    await _two_processes_share_one_bucket(lambda: RedisRateLimiter(url, "act", 1, 2, ACTION_MESSAGE))
+
+
+def test_only_several_workers_share_their_limits():
+    assert not Settings(database_url="postgresql://x/y", workers=1).shares_rate_limits
+    assert Settings(database_url="postgresql://x/y", workers=2).shares_rate_limits
+    assert Settings(database_url="sqlite:///k.db", workers=2, redis_url="redis://r").shares_rate_limits
+
+
+@pytest.mark.postgres
+def test_two_worker_processes_count_new_games_against_one_bucket(pg_url):
+    import httpx
+
+    from ..procs import ServerProcess
+
+    import psycopg
+
+    from ..conftest import PG_URL
+
+    with psycopg.connect(PG_URL, autocommit=True) as conn:  # buckets outlive the game tables
+        conn.execute("DROP TABLE IF EXISTS keydom_rate_buckets")
+    env = {"CREATE_BURST": "3", "CREATE_PER_MINUTE": "1"}
+    with ServerProcess(pg_url.replace("+asyncpg", ""), workers=2, env=env) as server:
+        body = {"title": "tiny-towns", "players": ["A", "B"]}
+        # New connections spread over both workers; with one bucket each, 6 would pass.
+        codes = [httpx.post(f"{server.url}/api/games", json=body, headers={"Connection": "close"}).status_code
+                 for _ in range(6)]
+    assert codes == [201, 201, 201, 429, 429, 429]
+
