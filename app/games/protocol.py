@@ -8,6 +8,13 @@ by the web pages, the API, bots, fuzzers and tests.
 
 State is whatever the title likes internally; ``dump``/``load`` turn it into plain JSON
 (dicts, lists, str, int, bool, None) for the database and back, exactly.
+
+The log: a title keeps its game log, which every seat and spectator sees, as a
+:class:`~app.games.gamelog.GameLog` at ``state.log`` (recent lines and a count of all of
+them, so the state does not grow with the game). The table stores the lines each action
+wrote (:func:`lines_written`) beside the action, and pages older history from there; a
+view carries only the last ``VIEW_LOG`` lines and ``log_total``, the number of lines ever
+written (so line ``log_total`` is the newest, numbered from 1).
 """
 
 from __future__ import annotations
@@ -15,10 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence, TypeVar
 
+from app.games.gamelog import GameLog
+
 Seat = int
 State = Any
 JSON = Any
 P = TypeVar("P")
+VIEW_LOG = 50  # log lines a view carries; the rest is paged from the table on request
 
 
 class IllegalAction(Exception):
@@ -154,7 +164,8 @@ class Title(Protocol):
         """
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        """``{"public": {...}, "private": {...} | None, "log": [str, ...]}``.
+        """``{"public": {...}, "private": {...} | None, "log": [str, ...], "log_total": int}``
+        (build it with :func:`seat_view`).
 
         ``private`` holds only that seat's hidden things; spectators (None) get None.
         """
@@ -170,11 +181,19 @@ class Title(Protocol):
 
 
 def seat_view(players: Sequence[P], seat: Seat | None, public: Callable[[], dict[str, Any]],
-              private: Callable[[P], dict[str, Any]], log: Sequence[str]) -> dict[str, Any]:
+              private: Callable[[P], dict[str, Any]], log: GameLog) -> dict[str, Any]:
     """The envelope every title's ``view`` returns: the public parts, the seat's own
-    screen (None for spectators and for seats that do not exist) and the log."""
+    screen (None for spectators and for seats that do not exist), the last ``VIEW_LOG``
+    lines of the log and how many lines it has in all."""
     own = players[seat] if seat is not None and 0 <= seat < len(players) else None
-    return {"public": public(), "private": private(own) if own is not None else None, "log": list(log)}
+    recent = log.recent if isinstance(log, GameLog) else list(log)  # a plain list: a test's hand-made state
+    return {"public": public(), "private": private(own) if own is not None else None,
+            "log": recent[-VIEW_LOG:], "log_total": getattr(log, "total", len(recent))}
+
+
+def lines_written(before: State, after: State) -> list[str]:
+    """The log lines one action wrote (every title keeps ``state.log`` as a GameLog)."""
+    return after.log.lines_since(before.log.total)
 
 
 def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],

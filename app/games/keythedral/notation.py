@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.games.gamelog import GameLog
 from app.games.rng import Rng
 
 from . import rules
@@ -126,7 +127,7 @@ def position(text: str, players: int = 2, *, seed: int = 1, start: int = 0,
     g.setup_turn = 5 * players
     g.start = start
     g.face_up = sorted(set(g.face_up) | {4})
-    g.log = []
+    g.log = GameLog()
     g.rng = Rng(seed).state
     rules.begin_round(g)
     return g

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable
 
+from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
@@ -140,7 +141,7 @@ class Game:
     auction: dict[str, Any] | None = None
     effects: dict[str, list[Any]] = field(default_factory=dict)  # laws in force this phase
     pending: dict[str, Any] | None = None  # a choice with several steps, in progress
-    log: list[str] = field(default_factory=list)
+    log: GameLog = field(default_factory=GameLog)  # recent lines; the table keeps the rest
 
 
 # --- Small words ---
@@ -1567,16 +1568,18 @@ def _plain(value: Any) -> Any:
 
 
 def dump(g: Game) -> dict[str, Any]:
-    raw = {k: _plain(v) for k, v in vars(g).items() if k != "players"}
+    raw = {k: _plain(v) for k, v in vars(g).items() if k not in ("players", "log")}
     raw["players"] = [_plain(vars(p)) for p in g.players]
+    raw["log"] = g.log.dump()
     return raw
 
 
 def load(raw: dict[str, Any]) -> Game:
     players = [Player(**_plain(p)) for p in raw["players"]]
-    return Game(players=players, **{k: _plain(v) for k, v in raw.items() if k != "players"})
+    return Game(players=players, log=GameLog.load(raw.get("log", [])),
+                **{k: _plain(v) for k, v in raw.items() if k not in ("players", "log")})
 
 
 def clone(g: Game) -> Game:
-    return Game(players=[Player(**_plain(vars(p))) for p in g.players],
-                **{k: _plain(v) for k, v in vars(g).items() if k != "players"})
+    return Game(players=[Player(**_plain(vars(p))) for p in g.players], log=copy.deepcopy(g.log),
+                **{k: _plain(v) for k, v in vars(g).items() if k not in ("players", "log")})
