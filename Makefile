@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(PY) -m app
 
 test: $(STAMP)
-	$(PY) -m pytest -q app tests
+	$(PY) -m pytest -q -n auto --dist loadfile app tests
 
 bench: $(STAMP)
 	$(PY) bench/rules_playouts.py

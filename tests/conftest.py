@@ -17,7 +17,10 @@ from app.main import create_app
 from app.settings import Settings, async_database_url
 from app.store.migrate import upgrade
 
-PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+BASE_PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+# Parallel test workers (pytest-xdist) each get their own database on the same server.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+PG_URL = f"{BASE_PG_URL}_{WORKER}" if WORKER else BASE_PG_URL
 
 
 def reachable(port: int, host: str = "127.0.0.1") -> bool:
@@ -36,8 +39,14 @@ def reset_postgres() -> str:
     """Drop everything in the test database and migrate it afresh."""
     import psycopg
 
-    with psycopg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"), autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS actions, seats, games, alembic_version CASCADE")
+    if WORKER:
+        with psycopg.connect(BASE_PG_URL, autocommit=True) as conn:
+            name = PG_URL.rsplit("/", 1)[1]
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                conn.execute(f'CREATE DATABASE "{name}"')
+    with psycopg.connect(PG_URL, autocommit=True) as conn:  # every table, whoever added it
+        conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
+        conn.execute("CREATE SCHEMA public")
     upgrade(PG_URL)
     return async_database_url(PG_URL)
 
