@@ -134,7 +134,10 @@ class Database:
             self.writer = ActionWriter(self.action_engine.execution_options(keydom_write=True), max_batch)
         else:
             # No pre-ping (a round trip per checkout); stale connections are recycled instead.
-            self.engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+            # synchronous_commit is PostgreSQL's default, but a host may turn it off for
+            # speed; our COMMIT must wait for the disk whatever the server's default.
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800,
+                                              connect_args={"server_settings": {"synchronous_commit": "on"}})
             self.action_engine = None
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # Writers take SQLite's write lock at BEGIN, so read-then-write is isolated.

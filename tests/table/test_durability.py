@@ -225,3 +225,25 @@ async def test_the_synchronous_level_can_be_chosen_for_benchmarks(sqlite_url, le
             assert (await session.execute(text("PRAGMA synchronous"))).scalar_one() == {"NORMAL": 1, "FULL": 2}[level]
     finally:
         await db.dispose()
+
+
+@pytest.mark.postgres
+async def test_postgresql_commits_wait_for_the_disk_even_if_the_server_default_does_not(pg_url):
+    """A host may set ``synchronous_commit = off`` for speed; our connections turn it on."""
+    import psycopg
+
+    plain = pg_url.replace("postgresql+asyncpg", "postgresql")
+    with psycopg.connect(plain, autocommit=True) as admin:
+        name = admin.execute("SELECT current_database()").fetchone()[0]
+        admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+        try:
+            with psycopg.connect(plain) as other:  # what any other client now gets
+                assert other.execute("SHOW synchronous_commit").fetchone()[0] == "off"
+            db = Database(pg_url)
+            try:
+                async with db.write() as session:
+                    assert (await session.execute(text("SHOW synchronous_commit"))).scalar_one() == "on"
+            finally:
+                await db.dispose()
+        finally:
+            admin.execute(f'ALTER DATABASE "{name}" RESET synchronous_commit')

@@ -2,8 +2,9 @@
 
 - Two processes fire the same action at the same version, over many attempts: exactly
   one applies, the other gets 409 (SQLite file shared by two processes, and PostgreSQL).
-- SIGKILL at random moments while bots play: after a restart every acknowledged action
-  is in the log, and every game replays to its stored snapshot.
+- SIGKILL at random moments while bots play eight games at once (so on SQLite actions of
+  several games share group-committed transactions): after a restart every acknowledged
+  action is in the log, and every game replays to its stored snapshot.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def kill_while_playing(database_url: str, rounds: int, seed: int) -> tuple[list[
     rng = random.Random(seed)
     acknowledged: list[tuple[str, int]] = []
     server = ServerProcess(database_url).start()
-    games = [create(server.url, players=3, seed=i) for i in range(4)]
+    games = [create(server.url, players=3, seed=i) for i in range(8)]
     try:
         for _ in range(rounds):
             stop = run_async(_play_until_killed(server, games, rng, acknowledged))
