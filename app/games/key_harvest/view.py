@@ -11,8 +11,9 @@
     actions_used ["harvest" | "worker" | "transfer" | "registry"], in the order taken this turn
     actions      {"harvest": "a) harvest crops", ...}: the turn option card
     pending      {"seat", "do"} | None: the step being chosen ("place", "power", "gain",
-                 "bid", "more", "resettle", "hail", "bloom", "start"); for "place"/"power"
-                 also "worker" and (power) "space"; a bid's counters are never here
+                 "more", "resettle", "hail", "bloom", "start"); for "place"/"power" also
+                 "worker" and (power) "space". A bid being made is private: while a seat
+                 composes one, this shows the step it came from (None or "more")
     players      [{seat, colour, board, store, home, fields, tiles}]:
                    board  56 spaces [{ref, q, r, tile: {crop, harvested} | None,
                           worker: {id, name, value, mark, townsfolk} | None}]
@@ -107,6 +108,10 @@ def pending_public(g: Game) -> dict[str, Any] | None:
     if not g.queue:
         return None
     job = g.queue[0]
+    if job["do"] == "bid":  # a bid in the making is private: show the step it came from
+        job = job["back"]
+        if job is None:
+            return None
     out = {"seat": job["seat"], "do": job["do"]}
     if job["do"] in ("place", "power"):
         out["worker"] = job["worker"]

@@ -1,0 +1,135 @@
+"""The Key Harvest board partial renders every state of bot games, makes every listed
+choice clickable on the board itself, and shows a seat's screen to that seat only."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import app.games.key_harvest as kh
+from app.games.key_harvest import bot
+from app.games.rng import Rng
+from app.web.pages import templates
+from app.web.render import game_context
+
+NAMES = ["Ann", "Bob", "Cyd", "Dee"]
+
+
+def page_view(g, seat, version=1):
+    """The view dict the table would hand the page (names put into the log)."""
+    seen = kh.view(g, seat)
+    result = kh.result(g)
+    return {
+        "id": "g1", "title": "key-harvest", "status": "over" if result else "active", "version": version,
+        "seat": seat, "seats": [{"seat": i, "name": NAMES[i], "open": False} for i in range(len(g.players))],
+        "to_act": sorted(kh.to_act(g)), "public": seen["public"], "private": seen["private"],
+        "log": [re.sub(r"\{seat(\d)\}", lambda m: NAMES[int(m.group(1))], line) for line in seen["log"]],
+        "options": [o.as_json() for o in kh.options(g, seat)] if seat is not None else [],
+        "result": result.as_json() if result else None,
+    }
+
+
+def page(g, seat, version=1):
+    return templates.env.get_template("_game_body.html").render(**game_context(page_view(g, seat, version), token="t"))
+
+
+def board_part(text):
+    """The title partial only (not the buttons the shared template adds above it)."""
+    return text[text.index('<div class="kh">'):]
+
+
+def clickable(text):
+    return set(html.unescape(m) for m in re.findall(r'data-option="([^"]*)"', text))
+
+
+def buttons_only(g, seat):
+    """Choices with no board target: the shared template shows them as buttons."""
+    return {o.id for o in kh.options(g, seat) if not o.target}
+
+
+def play(players, seed, steps, every=1):
+    """A bot game, yielding (game, seat to act) every ``every`` steps and at the end."""
+    g = kh.setup(players, {}, seed)
+    rng = Rng(seed + 100)
+    for step in range(steps):
+        if kh.result(g) is not None:
+            break
+        seat = min(kh.to_act(g))
+        if step % every == 0:
+            yield g, seat
+        g = kh.apply(g, seat, bot.choose(g, seat, rng))
+    yield g, None
+
+
+def test_every_choice_of_whole_bot_games_is_clickable_on_the_board():
+    kinds = set()
+    for players, seed in ((2, 3), (3, 11), (4, 7)):
+        last = None
+        for g, seat in play(players, seed, 4000, every=2):
+            last = g
+            if seat is None:
+                continue
+            text = page(g, seat)
+            on_board = clickable(board_part(text))
+            targeted = {o.id for o in kh.options(g, seat) if o.target}
+            assert targeted <= on_board, (g.queue[:1], targeted - on_board)
+            assert buttons_only(g, seat) <= clickable(text)
+            kinds.update(o.kind for o in kh.options(g, seat) if o.target)
+        assert kh.result(last) is not None, f"{players}-player bot game did not finish"
+    # The bots reached every kind of choice that points at the board.
+    assert {"harvest", "play", "space", "take", "registry", "add", "start"} <= kinds
+
+
+def test_a_finished_game_shows_the_score_breakdown_and_no_choices():
+    *_, (g, _) = play(2, 5, 4000)
+    assert kh.result(g) is not None
+    text = page(g, 0)
+    assert "Final scores" in text and "Largest group" in text and "Second largest group" in text
+    assert "Most hops" in text and "The game is over" in text
+    assert not clickable(text)
+
+
+def test_the_screen_shows_its_counters_to_its_own_seat_only():
+    g = kh.setup(3, {}, 9)
+    for p in g.players:
+        p.counters = {"brown": 0, "green": 0, "orange": 0, "red": 0, "yellow": 0}
+    g.players[1].counters["red"] = 7
+    mine, theirs, spectator = page(g, 1), page(g, 0), page(g, None)
+    assert "Your screen" in mine and 'data-counter="red"' in mine
+    held = re.search(r'data-counter="red">.*?<span class="n">(\d+)</span>', mine, re.S)
+    assert held and held.group(1) == "7"
+    assert "Your screen" not in spectator and "data-counter=" not in spectator
+    assert re.findall(r'data-counter="red">.*?<span class="n">(\d+)</span>', theirs, re.S) == ["0"]
+
+
+def test_each_country_board_is_a_hex_map_of_56_spaces_with_its_references():
+    g = kh.setup(2, {}, 4)
+    text = board_part(page(g, None))
+    assert text.count('class="kh-map"') == 2
+    for seat in (0, 1):
+        section = text.split(f'class="kh-country')[seat + 1]
+        assert section.count("data-ref=") == 56
+        assert ">A1<" in section and ">G8<" in section
+        fields = re.findall(r'class="sp field c-(\w+) (ripe|harvested)', section)
+        assert len(fields) == 2 and all(side == "ripe" for _, side in fields)  # the start pair
+
+
+def test_harvested_fields_show_a_small_crop_and_unharvested_a_large_one():
+    g = kh.setup(2, {}, 4)
+    ref, other = sorted(g.players[0].fields)
+    g.players[0].fields[ref] = True
+    section = board_part(page(g, 0)).split('class="kh-country')[1]
+    harvested = re.search(rf'<g class="sp field c-\w+ harvested[^>]*data-ref="{ref}">.*?</g>', section, re.S).group(0)
+    ripe = re.search(rf'<g class="sp field c-\w+ ripe[^>]*data-ref="{other}">.*?</g>', section, re.S).group(0)
+    assert 'width="14"' in harvested and 'width="28"' in ripe
+
+
+def test_the_town_board_has_six_registry_spaces_and_ten_event_spaces_with_the_question_mark():
+    g = kh.setup(4, {}, 2)
+    text = board_part(page(g, 0))
+    assert len(re.findall(r'data-slot="\d"', text)) == 6
+    track = re.search(r'<ol class="kh-track">(.*?)</ol>', text, re.S).group(1)
+    assert track.count("<li") == 10
+    assert re.findall(r'<li class="kh-ev( check)?', track)[6] == " check"
+    assert '<span class="n">?</span>' in track
+    assert text.count('data-worker="') >= 6 + 6  # six townsfolk and the seat's six farmhands
