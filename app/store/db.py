@@ -90,6 +90,10 @@ class ActionWriter:
                         with conn.begin_nested():
                             outcomes.append((True, write(conn)))
                     except Exception as refused:  # this action only; its savepoint is undone
+                        if not conn.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+                            # SQLite itself rolled the whole transaction back (disk full,
+                            # I/O error): the earlier actions are gone too, so all must fail.
+                            raise
                         outcomes.append((False, refused))
             self.transactions += 1
             self.committed += sum(ok for ok, _ in outcomes)
