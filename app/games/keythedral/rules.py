@@ -13,8 +13,9 @@ also written ``"i,j"``. Gap ``(i, j)`` touches the fields ``(i-1, j-1)``, ``(i, 
 one gap and one of its fields. Seat ``s + 1`` sits on the left of seat ``s`` (clockwise).
 
 The log writes a seat as ``{seat0}``, ``{seat1}``…; the table puts the player's name there.
-It never names hidden things: law cards until played, cubes behind a screen, bids until
-revealed.
+It never names hidden things: law cards until played, or the colours of cubes going from one
+screen to another. Cubes paid into the store are seen going in (the store is public by
+colour, as at a real table); bids are spoken aloud.
 
 Decisions on points the rules leave open (each is stated again where it is coded, and
 listed in docs/titles/keythedral.md):
@@ -26,21 +27,25 @@ listed in docs/titles/keythedral.md):
 - Work order markers go round clockwise from the start player (2 players: 1, 3, 5 and
   2, 4). The last marker, having one number left, is placed without asking unless its
   placer holds a law card (and so may want to play one first).
-- Taking a new law card ends Phase 3 for everyone, as the seed says; the taker may first
-  play the card at once if it is a Phase 3 card. New law cards are face down: the taker
-  draws blind from a slot.
+- Taking a new law card stops only its taker for the rest of Phase 3 (the taker may first
+  play the card at once if it is a Phase 3 card); the others go on, a second law may be
+  taken, and the phase ends when everyone still able to act has passed in succession.
+  Empty law places are refilled at the end of the phase. New law cards are face down: the
+  taker draws blind from a slot.
 - Craft cubes are bought with basic resources only. Trading may give back the colour paid.
 - A fully fenced cottage or house is re-placed by its owner on an empty gap touching a
   field, where at least one of its fields is unfenced.
 - Law cards of Phases 1, 2 and 5 are played when their holder makes a choice in that
   phase (a work order marker, collecting, a bid). Every player who holds any law card is
   asked before collecting, so a question never reveals which card anyone holds.
-- The auction: the marker passes left to the holder; every other player bids at once, in
-  secret (a number of cubes up to what they hold); bids are then revealed. The highest bid
-  wins; ties go to the first bidder clockwise from the holder's left. If anyone bid, the
-  holder may match the highest bid (paying it into the store) to keep the marker; otherwise
-  the winner pays the holder. The winner (or the holder, if nobody bid) names the next
-  start player. The payer chooses which cubes to pay; others see only how many.
+- The auction: the marker passes left to the holder; the player on the holder's left opens
+  and bidding goes clockwise, each bidder raising or passing for the rest of the auction
+  (each cube counts 1; the amounts are public). The holder may match the last bid or let
+  it go. The winner pays the bid to the previous holder: a winning bidder pays the holder,
+  a matching holder pays the player who passed them the marker. The winner (or the holder,
+  if nobody bid) names the next start player. The payer picks the cubes one by one, asked
+  even with a single colour (only payer and payee see which cubes); a bidder who cannot
+  raise, or a holder who cannot match, is skipped only when holding no law card.
 """
 
 from __future__ import annotations
