@@ -19,9 +19,11 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
 from app.api import games as api_games
+from app.api import notifications as api_notifications
 from app.api import ws as api_ws
 from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, make_limiter
 from app.hub import make_hub
+from app.notify import hooks as notify_hooks
 from app.settings import ROOT, Settings, get_settings
 from app.store.db import Database
 from app.store.migrate import upgrade
@@ -42,6 +44,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         hub = make_hub(settings)
         await hub.start()
         app.state.table = Table(db, hub)
+        notifier = await notify_hooks.start(app, app.state.table)
         app.state.create_limiter = make_limiter(settings, db.engine, "create", settings.create_per_minute,
                                                 settings.create_burst, CREATE_MESSAGE)
         app.state.action_limiter = make_limiter(settings, db.engine, "act", settings.actions_per_minute,
@@ -55,6 +58,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         finally:
             for limiter in limiters:
                 await limiter.stop()
+            await notifier.stop()
             await hub.stop()
             await db.dispose()
 
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.sockets_by_address = {}  # live websockets per client address (app.api.ws)
     app.include_router(api_games.router)
     app.include_router(api_ws.router)
+    app.include_router(api_notifications.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _install_error_handlers(app)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.api.deps import same_origin
 from app.api.ratelimit import client_address
 from app.hub.local import Subscription
+from app.notify.hooks import page_open
 from app.table.errors import TableError
 from app.table.service import Table, Viewer
 from app.web.encode import encode
@@ -47,7 +48,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     except BaseException:
         _release(websocket, address)
         raise
-    with table.hub.subscribe(game_id) as sub:
+    with table.hub.subscribe(game_id) as sub, page_open(websocket.app, game_id, viewer.seat):
         listener = asyncio.create_task(_listen(websocket, sub))
         try:
             sent = await _send_view(websocket, table, viewer, -1)

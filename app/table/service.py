@@ -20,6 +20,7 @@ from sqlalchemy import case, insert, select, update
 from app.games import UnknownTitle, get_title
 from app.games.protocol import IllegalAction, State, Title, validate_options
 from app.hub.local import Hub
+from app.notify.hooks import notice_claim, notice_turns
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, utcnow
 
@@ -169,6 +170,7 @@ class Table:
             self.cache.names.pop(game_id, None)
             await self.hub.notify_in_transaction(session, game_id, -1)
         await self.hub.publish(game_id, -1)
+        notice_claim(self, game_id, seat.seat)
 
     async def ping(self) -> None:
         async with self.db.read() as session:
@@ -292,6 +294,7 @@ class Table:
         after = Snapshot(snap.game_id, snap.title, version + 1, status, new_state, snap.seed_given)
         self.cache.put(after)
         await self.hub.publish(after.game_id, after.version)
+        notice_turns(self, title, snap, after)
         return build_view(title, after, viewer.seat, names)
 
     async def _current(self, game_id: str, version: int) -> tuple[Snapshot, list[str | None]]:

@@ -1,0 +1,99 @@
+"""JSON API: where a seat wants to be told that the game waits for it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.notify.channels import MAX_URLS, check_email, check_urls
+from app.notify.notifier import Notifier
+from app.table.errors import Unauthorized
+
+from .deps import TableDep, TokenDep, base_url
+from .games import refusals
+
+router = APIRouter(prefix="/api", tags=["notifications"], responses=refusals(413))
+
+
+class NotificationsIn(BaseModel):
+    email: str | None = Field(default=None, max_length=254, examples=["ann@example.org"],
+                              description="Sent by the server's own mail account (only if its host set SMTP_URL).")
+    urls: list[str] = Field(default_factory=list, max_length=MAX_URLS,
+                            examples=[["ntfys://ntfy.sh/ann-keydom", "json://127.0.0.1:9000/hook"]],
+                            description="Apprise notification URLs: ntfy, Discord, Slack, Telegram, Matrix, "
+                                        "Gotify, json:// webhooks and many more.")
+    remind_after_hours: float | None = Field(default=None, gt=0, le=24 * 14,
+                                             description="One reminder if the game still waits for you this long.")
+
+
+class DeliveryOut(BaseModel):
+    channel: str = Field(description="The address or URL, as this seat typed it.")
+    service: str = Field(description="What it is, e.g. 'ntfy', 'e-mail', 'JSON'.")
+    kind: str = Field(description="turn, reminder, result or test.")
+    ok: bool
+    error: str | None = Field(description="Why the last attempt failed, as the service said it.")
+    at: float | None = Field(description="When it was tried (seconds since 1970, UTC).")
+    retry_at: float | None = Field(description="When it is tried again, if it failed and will be retried.")
+    gave_up: bool = Field(description="It failed too often and will not be tried again.")
+
+
+class NotificationsOut(BaseModel):
+    email: str | None
+    urls: list[str]
+    remind_after_hours: float | None
+    email_available: bool = Field(description="The server can send e-mail (its host set SMTP_URL).")
+    deliveries: list[DeliveryOut] = Field(description="The last attempt per channel, newest first.")
+
+
+def _notifier(request: Request) -> Notifier:
+    return request.app.state.notifier
+
+
+async def _seat(table: TableDep, game_id: str, token: str | None) -> Any:
+    if token is None:
+        raise Unauthorized("Notifications belong to a seat: send 'Authorization: Bearer <seat token>'.")
+    return await table.viewer(game_id, token)
+
+
+async def _settings_out(notifier: Notifier, viewer: Any) -> NotificationsOut:
+    target = await notifier.seat_channels(viewer.game_id, viewer.seat)
+    return NotificationsOut(
+        email=target.email if target else None,
+        urls=target.urls if target else [],
+        remind_after_hours=target.remind_after_hours if target else None,
+        email_available=bool(notifier.config.smtp_url),
+        deliveries=[DeliveryOut(**d) for d in await notifier.deliveries(viewer)],
+    )
+
+
+@router.get("/games/{game_id}/notifications", response_model=NotificationsOut,
+            responses=refusals(401, 403, 404))
+async def get_notifications(game_id: str, table: TableDep, token: TokenDep, request: Request) -> NotificationsOut:
+    """This seat's channels, and how the last message to each went."""
+    viewer = await _seat(table, game_id, token)
+    return await _settings_out(_notifier(request), viewer)
+
+
+@router.put("/games/{game_id}/notifications", response_model=NotificationsOut,
+            responses=refusals(401, 403, 404, 422))
+async def put_notifications(game_id: str, body: NotificationsIn, table: TableDep, token: TokenDep,
+                            request: Request) -> NotificationsOut:
+    """Replace this seat's channels. A malformed address or URL is refused (422) and nothing
+    changes. No e-mail and no URLs turns notifications off (and the server forgets the link)."""
+    viewer = await _seat(table, game_id, token)
+    notifier = _notifier(request)
+    email = check_email(body.email, notifier.config.smtp_url)
+    urls = check_urls(body.urls)
+    link = f"{base_url(request)}/g/{game_id}/seat/{token}"
+    await notifier.save(viewer, email, urls, body.remind_after_hours, link)
+    return await _settings_out(notifier, viewer)
+
+
+@router.post("/games/{game_id}/notifications/test", response_model=list[DeliveryOut],
+             responses=refusals(401, 403, 404, 422))
+async def test_notifications(game_id: str, table: TableDep, token: TokenDep, request: Request) -> list[DeliveryOut]:
+    """Send one test message to each of this seat's channels now; answers how each went."""
+    viewer = await _seat(table, game_id, token)
+    return [DeliveryOut(**d) for d in await _notifier(request).send_test(viewer)]

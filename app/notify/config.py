@@ -1,0 +1,46 @@
+"""Notification settings from the environment (see the README's configuration table)."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, not {raw!r}.") from None
+
+
+def _urls(raw: str) -> list[str]:
+    """NOTIFY_URLS: Apprise URLs separated by spaces or commas."""
+    return [part for part in raw.replace(",", " ").split() if part]
+
+
+@dataclass
+class NotifyConfig:
+    # An Apprise mailto:// or mailtos:// URL with the sender; a seat's address becomes its "to".
+    smtp_url: str = field(default_factory=lambda: os.environ.get("SMTP_URL", "").strip())
+    # The host's own channels: every game's result (public facts only).
+    host_urls: list[str] = field(default_factory=lambda: _urls(os.environ.get("NOTIFY_URLS", "")))
+    # Seconds between a seat coming to owe a decision and the message (steps in between merge).
+    delay: float = field(default_factory=lambda: _float("NOTIFY_DELAY_SECONDS", 10))
+    # No second message to one seat of one game within this many seconds of the last one.
+    quiet: float = field(default_factory=lambda: _float("NOTIFY_QUIET_SECONDS", 300))
+    # How often the worker looks for due messages, and refreshes "this page is open".
+    tick: float = field(default_factory=lambda: _float("NOTIFY_TICK_SECONDS", 1))
+    # Retries of a failed delivery: first after `retry_first` seconds, doubling, up to `retry_max`.
+    retry_first: float = field(default_factory=lambda: _float("NOTIFY_RETRY_SECONDS", 30))
+    retry_max: float = 3600
+    max_attempts: int = 8
+    # A page whose process has not confirmed it for this long is taken as closed.
+    presence_stale: float = 60
+    # How long a claim holds before another process may take the row over.
+    lease: float = 60
+    # False: no background loop; tests call ``Notifier.run_once`` themselves.
+    background: bool = True
+    clock: Callable[[], float] = time.time

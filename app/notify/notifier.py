@@ -1,0 +1,458 @@
+"""The notifier: schedules, writes and delivers turn messages, once, from any process.
+
+Every step is its own short transaction, after the action's has committed; a failure here
+is logged and retried, never passed back to the action. Claims are conditional updates
+(``... WHERE claimed_until IS NULL OR claimed_until < now``): of several processes that
+see the same due row, exactly one's update matches, and only that one sends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import apprise
+from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from app.store.models import Action
+from app.table.errors import BadRequest, Forbidden
+from app.table.service import Table, Viewer
+
+from . import messages
+from .channels import ASSET, BadChannel, apprise_url, email_channel, service_name, shown
+from .config import NotifyConfig
+from .messages import Message
+from .tables import OUTBOX, PENDING, PRESENCE, SETTINGS
+
+log = logging.getLogger("keydom.notify")
+BATCH = 50  # due rows one pass takes on; the next tick takes the rest
+TEST_GAP = 10.0  # seconds between two test messages of one seat
+
+
+@dataclass(frozen=True)
+class SeatChannels:
+    email: str | None
+    urls: list[str]
+    remind_after_hours: float | None
+    link: str
+
+    def channels(self) -> list[str]:
+        return ([email_channel(self.email)] if self.email else []) + list(self.urls)
+
+
+class Notifier:
+    def __init__(self, table: Table, config: NotifyConfig) -> None:
+        self.table = table
+        self.db = table.db
+        self.config = config
+        self.process = secrets.token_hex(8)  # this server process, in claims and presence rows
+        self.open_pages: Counter[tuple[str, int]] = Counter()
+        self._presence_written: set[tuple[str, int]] = set()
+        self._heartbeat_at = 0.0
+        self._wake = asyncio.Event()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        # One sending thread: Apprise is synchronous, and its log (where a failure's reason
+        # is) is global, so one send at a time keeps each error with its own message.
+        self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notify-send")
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def now(self) -> float:
+        return self.config.clock()
+
+    # --- Running ---
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        if self.config.background:
+            self._loop_task = asyncio.create_task(self._run_forever())
+
+    async def stop(self) -> None:
+        if self._loop_task:
+            self._loop_task.cancel()
+        for task in list(self._background):
+            task.cancel()
+        try:
+            self.open_pages.clear()
+            await self._flush_presence(self.now(), heartbeat=False)
+        except Exception:  # the database may be gone already; the rows go stale by themselves
+            pass
+        self._sender.shutdown(wait=False, cancel_futures=True)
+
+    async def _run_forever(self) -> None:
+        while True:
+            try:
+                await self.run_once(heartbeat=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("notification pass failed; trying again")
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=self.config.tick)
+            except asyncio.TimeoutError:
+                pass
+            self._wake.clear()
+
+    async def run_once(self, heartbeat: bool = True) -> int:
+        """One pass: record open pages, write due messages, send due deliveries.
+        Returns how many deliveries were attempted (tests drive the notifier with this)."""
+        await self.settle()
+        now = self.now()
+        await self._flush_presence(now, heartbeat=heartbeat)
+        await self._write_due_messages(now)
+        return await self._send_due(now)
+
+    async def settle(self) -> None:
+        """Wait for scheduling tasks the hooks started (tests, and a clean stop)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._background.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("could not schedule a notification: %s", t.exception())
+            self._wake.set()
+
+        task.add_done_callback(done)
+
+    # --- Who has a page open ---
+    @contextmanager
+    def page_open(self, game_id: str, seat: int | None) -> Iterator[None]:
+        """Held while a seat's websocket is connected to this process."""
+        if seat is None:
+            yield
+            return
+        key = (game_id, seat)
+        self.open_pages[key] += 1
+        self._wake.set()
+        try:
+            yield
+        finally:
+            self.open_pages[key] -= 1
+            if self.open_pages[key] <= 0:
+                del self.open_pages[key]
+            self._wake.set()
+
+    async def _flush_presence(self, now: float, heartbeat: bool) -> None:
+        current = set(self.open_pages)
+        opened = current - self._presence_written
+        closed = self._presence_written - current
+        beat = heartbeat or now - self._heartbeat_at >= self.config.presence_stale / 3
+        if not (opened or closed or (beat and current)):
+            return
+        async with self.db.write() as session:
+            for game_id, seat in closed:
+                await session.execute(delete(PRESENCE).where(
+                    PRESENCE.c.game_id == game_id, PRESENCE.c.seat == seat, PRESENCE.c.process == self.process))
+            if opened:
+                await session.execute(insert(PRESENCE), [
+                    {"game_id": g, "seat": s, "process": self.process, "seen_at": now} for g, s in opened])
+            if beat:
+                await session.execute(update(PRESENCE).where(PRESENCE.c.process == self.process).values(seen_at=now))
+                # Pages of processes that died without saying goodbye.
+                await session.execute(delete(PRESENCE).where(PRESENCE.c.seen_at < now - 10 * self.config.presence_stale))
+        self._presence_written = current
+        if beat:
+            self._heartbeat_at = now
+
+    async def has_page_open(self, game_id: str, seat: int, now: float) -> bool:
+        async with self.db.read() as session:
+            row = (await session.execute(select(PRESENCE.c.seat).where(
+                PRESENCE.c.game_id == game_id, PRESENCE.c.seat == seat,
+                PRESENCE.c.seen_at >= now - self.config.presence_stale).limit(1))).first()
+        return row is not None
+
+    # --- Hooks (called by the table after its commit; they only start background work) ---
+    def turns_changed(self, game_id: str, version: int, newly_owing: set[int], finished: bool) -> None:
+        if finished:
+            self._spawn(self._schedule_result(game_id, version))
+        elif newly_owing:
+            self._spawn(self._schedule(game_id, version, newly_owing, "turn"))
+
+    def seat_claimed(self, game_id: str, seat: int) -> None:
+        self._spawn(self._schedule_if_owing(game_id, seat))
+
+    async def _schedule_if_owing(self, game_id: str, seat: int) -> None:
+        view = await self.table.view(Viewer(game_id, None))
+        if seat in view["to_act"]:
+            await self._schedule(game_id, view["version"], {seat}, "turn")
+
+    async def _schedule_result(self, game_id: str, version: int) -> None:
+        async with self.db.read() as session:
+            seats = set((await session.execute(
+                select(SETTINGS.c.seat).where(SETTINGS.c.game_id == game_id))).scalars())
+        await self._schedule(game_id, version, seats, "result")
+        if self.config.host_urls:
+            view = await self.table.view(Viewer(game_id, None))
+            root = self._root_of(game_id, await self._any_link(game_id))
+            await self._queue(game_id, None, self.config.host_urls, "result",
+                              messages.host_result(view, f"{root}/g/{game_id}" if root else f"/g/{game_id}"))
+
+    async def _schedule(self, game_id: str, version: int, seats: set[int], kind: str) -> None:
+        """One pending row per seat that asked to be told: due after the delay, and not
+        within the quiet period after its last message. A newer kind replaces an older."""
+        if not seats:
+            return
+        now = self.now()
+        async with self.db.write() as session:
+            told = (await session.execute(
+                select(SETTINGS.c.seat, SETTINGS.c.last_told_at)
+                .where(SETTINGS.c.game_id == game_id, SETTINGS.c.seat.in_(sorted(seats)))
+            )).all()
+            for seat, last_told in told:
+                due = max(now + self.config.delay, (last_told or 0.0) + self.config.quiet)
+                await session.execute(self._upsert_pending(game_id, seat, kind, due, version))
+
+    def _upsert_pending(self, game_id: str, seat: int, kind: str, due: float, since: int) -> Any:
+        dialect = sqlite if self.db.is_sqlite else postgresql
+        row = {"game_id": game_id, "seat": seat, "kind": kind, "due_at": due, "owed_since": since,
+               "claimed_by": None, "claimed_until": None}
+        stmt = dialect.insert(PENDING).values(**row)
+        outranked = {"result": ("result",), "turn": ("result",), "reminder": ("result", "turn")}[kind]
+        return stmt.on_conflict_do_update(
+            index_elements=[PENDING.c.game_id, PENDING.c.seat],
+            set_={k: v for k, v in row.items() if k not in ("game_id", "seat")},
+            where=PENDING.c.kind.not_in(outranked),
+        )
+
+    # --- Writing due messages ---
+    async def _write_due_messages(self, now: float) -> None:
+        async with self.db.read() as session:
+            due = (await session.execute(
+                select(PENDING).where(PENDING.c.due_at <= now, _unclaimed(PENDING, now))
+                .order_by(PENDING.c.due_at).limit(BATCH)
+            )).all()
+        for row in due:
+            if await self._claim_pending(row, now):
+                try:
+                    await self._write_message(row, now)
+                except Exception:
+                    log.exception("could not write the %s message for seat %s of game %s", row.kind, row.seat, row.game_id)
+
+    async def _claim_pending(self, row: Any, now: float) -> bool:
+        async with self.db.write() as session:
+            claimed = await session.execute(
+                update(PENDING)
+                .where(PENDING.c.game_id == row.game_id, PENDING.c.seat == row.seat, PENDING.c.kind == row.kind,
+                       PENDING.c.due_at == row.due_at, _unclaimed(PENDING, now))
+                .values(claimed_by=self.process, claimed_until=now + self.config.lease)
+            )
+        return claimed.rowcount == 1
+
+    async def _write_message(self, row: Any, now: float) -> None:
+        """Decide from the seat's own view, now, what (if anything) it is told."""
+        target = await self.seat_channels(row.game_id, row.seat)
+        view = await self.table.view(Viewer(row.game_id, row.seat))
+        owes = row.seat in view["to_act"] and view["result"] is None
+        looking = await self.has_page_open(row.game_id, row.seat, now)
+        message: Message | None = None
+        remind_at: float | None = None
+        if target is None:
+            pass
+        elif row.kind == "result":
+            message = None if looking or view["result"] is None else messages.result(view, target.link)
+        elif row.kind == "turn" and owes:
+            message = None if looking else messages.turn(view, target.link)
+            if target.remind_after_hours:
+                remind_at = now + target.remind_after_hours * 3600
+        elif row.kind == "reminder" and owes and not looking and not await self._acted_since(row):
+            message = messages.reminder(view, target.link, target.remind_after_hours or 0)
+        async with self.db.write() as session:
+            mine = await session.execute(delete(PENDING).where(
+                PENDING.c.game_id == row.game_id, PENDING.c.seat == row.seat, PENDING.c.claimed_by == self.process))
+            if mine.rowcount != 1:
+                return  # replaced meanwhile by a newer event: that row will speak instead
+            if remind_at is not None:
+                await session.execute(self._upsert_pending(row.game_id, row.seat, "reminder", remind_at, row.owed_since))
+            if message is not None and target is not None:
+                await session.execute(update(SETTINGS).where(
+                    SETTINGS.c.game_id == row.game_id, SETTINGS.c.seat == row.seat).values(last_told_at=now))
+                await self._queue_in(session, row.game_id, row.seat, target.channels(), row.kind, message, now)
+
+    async def _acted_since(self, row: Any) -> bool:
+        async with self.db.read() as session:
+            count = (await session.execute(select(func.count()).select_from(Action).where(
+                Action.game_id == row.game_id, Action.seat == row.seat, Action.seq > row.owed_since))).scalar_one()
+        return count > 0
+
+    async def _queue(self, game_id: str, seat: int | None, channels: list[str], kind: str, message: Message) -> None:
+        async with self.db.write() as session:
+            await self._queue_in(session, game_id, seat, channels, kind, message, self.now())
+
+    async def _queue_in(self, session: Any, game_id: str, seat: int | None, channels: list[str], kind: str,
+                        message: Message, now: float) -> None:
+        if channels:
+            await session.execute(insert(OUTBOX), [
+                {"game_id": game_id, "seat": seat, "channel": channel, "kind": kind, "subject": message.subject,
+                 "body": message.body, "status": "queued", "attempts": 0, "next_try_at": now, "created_at": now}
+                for channel in channels])
+
+    # --- Sending ---
+    async def _send_due(self, now: float) -> int:
+        async with self.db.read() as session:
+            due = (await session.execute(
+                select(OUTBOX).where(OUTBOX.c.status == "queued", OUTBOX.c.next_try_at <= now, _unclaimed(OUTBOX, now))
+                .order_by(OUTBOX.c.id).limit(BATCH)
+            )).all()
+        sent = 0
+        for row in due:
+            async with self.db.write() as session:
+                claimed = await session.execute(
+                    update(OUTBOX).where(OUTBOX.c.id == row.id, OUTBOX.c.status == "queued", _unclaimed(OUTBOX, now))
+                    .values(claimed_by=self.process, claimed_until=now + self.config.lease))
+            if claimed.rowcount != 1:
+                continue  # another process took it
+            error = await self.deliver(row.channel, Message(row.subject, row.body))
+            await self._record(row, error)
+            sent += 1
+        return sent
+
+    async def deliver(self, channel: str, message: Message) -> str | None:
+        """Send one message now; None when it went through, else why not (a readable line)."""
+        try:
+            url = apprise_url(channel, self.config.smtp_url)
+        except BadChannel as refusal:
+            return refusal.message
+        assert self.loop is not None
+        return await self.loop.run_in_executor(self._sender, _send_blocking, url, message)
+
+    async def _record(self, row: Any, error: str | None) -> None:
+        now = self.now()
+        attempts = row.attempts + 1
+        if error is None:
+            values: dict[str, Any] = {"status": "sent", "error": None}
+        elif attempts >= self.config.max_attempts:
+            values = {"status": "failed", "error": error}
+        else:
+            wait = min(self.config.retry_first * 2 ** (attempts - 1), self.config.retry_max)
+            values = {"status": "queued", "error": error, "next_try_at": now + wait}
+        async with self.db.write() as session:
+            await session.execute(update(OUTBOX).where(OUTBOX.c.id == row.id, OUTBOX.c.claimed_by == self.process)
+                                  .values(attempts=attempts, tried_at=now, claimed_by=None, claimed_until=None, **values))
+
+    # --- A seat's settings (the API) ---
+    async def seat_channels(self, game_id: str, seat: int) -> SeatChannels | None:
+        async with self.db.read() as session:
+            row = (await session.execute(select(SETTINGS).where(
+                SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat))).first()
+        if row is None:
+            return None
+        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, row.link)
+
+    async def save(self, viewer: Viewer, email: str | None, urls: list[str], remind_after_hours: float | None,
+                   link: str) -> None:
+        """Store a seat's channels (already checked). Nothing to tell: forget the row and its link."""
+        await self._must_be_a_seated_player(viewer)
+        now = self.now()
+        async with self.db.write() as session:
+            existing = (await session.execute(select(SETTINGS.c.last_told_at).where(
+                SETTINGS.c.game_id == viewer.game_id, SETTINGS.c.seat == viewer.seat))).first()
+            await session.execute(delete(SETTINGS).where(
+                SETTINGS.c.game_id == viewer.game_id, SETTINGS.c.seat == viewer.seat))
+            if email or urls:
+                await session.execute(insert(SETTINGS).values(
+                    game_id=viewer.game_id, seat=viewer.seat, email=email, urls=urls,
+                    remind_after_hours=remind_after_hours, link=link, updated_at=now,
+                    last_told_at=existing.last_told_at if existing else None))
+            else:
+                await session.execute(delete(PENDING).where(
+                    PENDING.c.game_id == viewer.game_id, PENDING.c.seat == viewer.seat))
+
+    async def deliveries(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The last attempt per channel of this seat, newest first (what its page shows)."""
+        async with self.db.read() as session:
+            rows = (await session.execute(
+                select(OUTBOX).where(OUTBOX.c.game_id == viewer.game_id, OUTBOX.c.seat == viewer.seat,
+                                     OUTBOX.c.tried_at.is_not(None))
+                .order_by(OUTBOX.c.tried_at.desc(), OUTBOX.c.id.desc()).limit(200)
+            )).all()
+        latest: dict[str, Any] = {}
+        for row in rows:
+            latest.setdefault(row.channel, row)
+        return [delivery_json(row) for row in latest.values()]
+
+    async def send_test(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """One test message to each of the seat's channels, sent now (and recorded)."""
+        await self._must_be_a_seated_player(viewer)
+        target = await self.seat_channels(viewer.game_id, viewer.seat)  # type: ignore[arg-type]
+        if target is None:
+            raise BadRequest("Save an e-mail address or a notification URL first, then send a test.")
+        now = self.now()
+        async with self.db.read() as session:
+            last = (await session.execute(select(func.max(OUTBOX.c.created_at)).where(
+                OUTBOX.c.game_id == viewer.game_id, OUTBOX.c.seat == viewer.seat, OUTBOX.c.kind == "test"))).scalar()
+        if last is not None and now - last < TEST_GAP:
+            raise BadRequest(f"A test was just sent; wait {TEST_GAP - (now - last):.0f} s before the next.")
+        view = await self.table.view(viewer)
+        message = messages.test(view, target.link)
+        results = []
+        for channel in target.channels():
+            error = await self.deliver(channel, message)
+            async with self.db.write() as session:
+                inserted = await session.execute(insert(OUTBOX).values(
+                    game_id=viewer.game_id, seat=viewer.seat, channel=channel, kind="test", subject=message.subject,
+                    body=message.body, status="sent" if error is None else "failed", attempts=1, next_try_at=now,
+                    error=error, tried_at=self.now(), created_at=now).returning(*OUTBOX.c))
+                results.append(delivery_json(inserted.one()))
+        return results
+
+    async def _must_be_a_seated_player(self, viewer: Viewer) -> None:
+        if viewer.seat is None:
+            raise Forbidden("Notifications belong to a seat: send your seat token.")
+        view = await self.table.view(viewer)
+        if view["seats"][viewer.seat]["open"]:
+            raise Forbidden("Take this seat first: type your name on your invite page.")
+
+    async def _any_link(self, game_id: str) -> str | None:
+        async with self.db.read() as session:
+            return (await session.execute(select(SETTINGS.c.link).where(SETTINGS.c.game_id == game_id).limit(1))).scalar()
+
+    @staticmethod
+    def _root_of(game_id: str, link: str | None) -> str:
+        """The server's address as the seats' links have it (the host channel has no request)."""
+        if not link:
+            return ""
+        return link.split(f"/g/{game_id}/", 1)[0]
+
+
+def delivery_json(row: Any) -> dict[str, Any]:
+    return {
+        "channel": shown(row.channel),
+        "service": service_name(row.channel),
+        "kind": row.kind,
+        "ok": row.status == "sent",
+        "error": row.error,
+        "at": row.tried_at,
+        "retry_at": row.next_try_at if row.status == "queued" and row.error else None,
+        "gave_up": row.status == "failed" and row.kind != "test",
+    }
+
+
+def _unclaimed(table: Any, now: float) -> Any:
+    return or_(table.c.claimed_until.is_(None), table.c.claimed_until < now)
+
+
+def _send_blocking(url: str, message: Message) -> str | None:
+    plugin = apprise.Apprise.instantiate(url, asset=ASSET, suppress_exceptions=True)
+    if plugin is None:
+        return "Keydom no longer understands this URL."
+    with apprise.LogCapture(level=logging.WARNING, fmt="%(message)s") as captured:
+        try:
+            ok = plugin.notify(body=message.body, title=message.subject)
+        except Exception as failure:  # a plugin bug must not stop the sender thread
+            return f"The service failed: {failure}"[:300]
+    if ok:
+        return None
+    lines = [line.strip() for line in captured.getvalue().splitlines() if line.strip()]
+    return (lines[-1] if lines else "The service did not accept the message.")[:300]
+
