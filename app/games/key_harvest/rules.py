@@ -549,9 +549,9 @@ def power_targets(g: Game, p: Player, job: Job) -> list[str]:
     if power == "gain":
         return available_crops(g)
     if power == "reap":
-        return [r for r in near if not p.fields[r]]
+        return sorted(r for r in near if not p.fields[r])
     if power == "renew":
-        return [r for r in near if p.fields[r]]
+        return sorted(r for r in near if p.fields[r])
     return settle_targets(p, g.fallow)
 
 
@@ -746,8 +746,8 @@ def choose_confirm(g: Game, p: Player, option_id: str) -> None:
 def refill(g: Game, job: Job) -> None:
     """Draw until a field tile fills the space. An event drawn is resolved first (then the
     drawing goes on); during an event it is set aside, in the final turns ignored. An empty
-    bag leaves the space empty."""
-    while g.bag:
+    bag leaves the space empty. (A space an event has filled meanwhile needs no more.)"""
+    while g.bag and g.registry[job["slot"]] is None:
         tile = g.bag.pop(0)
         if not is_event(tile):
             g.registry[job["slot"]] = tile
@@ -762,9 +762,9 @@ def refill(g: Game, job: Job) -> None:
         else:
             g.queue[0:0] = [{"do": "event", "id": tile, "drawer": job["seat"]}, dict(job)]
             return
-    else:
+    if g.registry[job["slot"]] is None:
         g.log.append("The bag is empty: the registry space stays empty.")
-    if g.held:
+    if g.held and not g.resolving:  # the drawing that placed the "?" event is over
         back, g.held = g.held, []
         return_to_bag(g, back)
     check_registry_exhausted(g)
