@@ -174,36 +174,36 @@ class Notifier:
 
     # --- Hooks (called by the table after its commit; they only start background work) ---
     def turns_changed(self, game_id: str, version: int, newly_owing: set[int], finished: bool) -> None:
+        now = self.now()  # the action's time, not whenever the task gets to run
         if finished:
-            self._spawn(self._schedule_result(game_id, version))
+            self._spawn(self._schedule_result(game_id, version, now))
         elif newly_owing:
-            self._spawn(self._schedule(game_id, version, newly_owing, "turn"))
+            self._spawn(self._schedule(game_id, version, newly_owing, "turn", now))
 
     def seat_claimed(self, game_id: str, seat: int) -> None:
-        self._spawn(self._schedule_if_owing(game_id, seat))
+        self._spawn(self._schedule_if_owing(game_id, seat, self.now()))
 
-    async def _schedule_if_owing(self, game_id: str, seat: int) -> None:
+    async def _schedule_if_owing(self, game_id: str, seat: int, now: float) -> None:
         view = await self.table.view(Viewer(game_id, None))
         if seat in view["to_act"]:
-            await self._schedule(game_id, view["version"], {seat}, "turn")
+            await self._schedule(game_id, view["version"], {seat}, "turn", now)
 
-    async def _schedule_result(self, game_id: str, version: int) -> None:
+    async def _schedule_result(self, game_id: str, version: int, now: float) -> None:
         async with self.db.read() as session:
             seats = set((await session.execute(
                 select(SETTINGS.c.seat).where(SETTINGS.c.game_id == game_id))).scalars())
-        await self._schedule(game_id, version, seats, "result")
+        await self._schedule(game_id, version, seats, "result", now)
         if self.config.host_urls:
             view = await self.table.view(Viewer(game_id, None))
             root = self._root_of(game_id, await self._any_link(game_id))
             await self._queue(game_id, None, self.config.host_urls, "result",
-                              messages.host_result(view, f"{root}/g/{game_id}" if root else f"/g/{game_id}"))
+                              messages.host_result(view, f"{root}/g/{game_id}"), now)
 
-    async def _schedule(self, game_id: str, version: int, seats: set[int], kind: str) -> None:
+    async def _schedule(self, game_id: str, version: int, seats: set[int], kind: str, now: float) -> None:
         """One pending row per seat that asked to be told: due after the delay, and not
         within the quiet period after its last message. A newer kind replaces an older."""
         if not seats:
             return
-        now = self.now()
         async with self.db.write() as session:
             told = (await session.execute(
                 select(SETTINGS.c.seat, SETTINGS.c.last_told_at)
@@ -285,9 +285,10 @@ class Notifier:
                 Action.game_id == row.game_id, Action.seat == row.seat, Action.seq > row.owed_since))).scalar_one()
         return count > 0
 
-    async def _queue(self, game_id: str, seat: int | None, channels: list[str], kind: str, message: Message) -> None:
+    async def _queue(self, game_id: str, seat: int | None, channels: list[str], kind: str, message: Message,
+                     now: float) -> None:
         async with self.db.write() as session:
-            await self._queue_in(session, game_id, seat, channels, kind, message, self.now())
+            await self._queue_in(session, game_id, seat, channels, kind, message, now)
 
     async def _queue_in(self, session: Any, game_id: str, seat: int | None, channels: list[str], kind: str,
                         message: Message, now: float) -> None:
