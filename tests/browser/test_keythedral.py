@@ -14,7 +14,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 # What a player clicks, best first: progress on the board, cheap choices in the auction.
 PREFERENCE = ("cell:", "gap:", "number:", "order:", "field:", "collect", "tile:", "keep",
-              "pay:", "bid:0", "decline", "start:", "pass")
+              "pay:", "bid:1", "decline", "start:", "pass")
 
 
 @pytest.fixture(autouse=True)
@@ -52,12 +52,21 @@ def settled(page, before: int) -> None:
         " && !document.getElementById('game-body').classList.contains('busy')", timeout=15000)
 
 
+def caught_up(page, url: str, game_id: str, token: str) -> None:
+    """The page shows what the API shows that seat now. A seat's private step (paying cube
+    by cube) changes nothing the other seat sees, so its page may rightly stay as it was."""
+    now = httpx.get(f"{url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()["version"]
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.version) >= {now}"
+        " && !document.getElementById('game-body').classList.contains('busy')", timeout=15000)
+
+
 def test_two_players_lay_the_landscape_and_play_a_round(live_server, browser):
     created = httpx.post(f"{live_server.url}/api/games",
                          json={"title": "keythedral", "players": ["Ann", "Bob"], "seed": 8})
     assert created.status_code == 201, created.text
     game = created.json()
-    ann_ctx = browser.new_context(viewport={"width": 1200, "height": 1000}, bypass_csp=True)
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
     bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                   bypass_csp=True)  # a phone; bypass_csp lets the test evaluate JS
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
@@ -69,20 +78,25 @@ def test_two_players_lay_the_landscape_and_play_a_round(live_server, browser):
         assert page.locator(".kt-land .keythedral").count() == 1
 
     clicked: list[str] = []
+    tokens = [seat["token"] for seat in game["seats"]]
     for _ in range(160):
         if "Round 2" in ann.locator(".kt-round").inner_text():
             break
         acted = False
-        for me, other in ((ann, bob), (bob, ann)):
+        for me, other, other_token in ((ann, bob, tokens[1]), (bob, ann, tokens[0])):
             found = choices(me)
             if not found:
                 continue
             option = best(found)
+            if option.startswith("bid:") and not any(o.startswith("bid:") for o in clicked):
+                ARTIFACTS.mkdir(exist_ok=True)
+                for page, name in ((ann, "ann"), (bob, "bob-phone")):
+                    page.screenshot(path=str(ARTIFACTS / f"keythedral-auction-{name}.png"), full_page=True)
             before = version(me)
             me.locator(f'#game-body [data-option="{option}"]').first.click()
             # Both pages move on; the other player's without a reload (websocket).
-            for page in (me, other):
-                settled(page, before)
+            settled(me, before)
+            caught_up(other, live_server.url, game["id"], other_token)
             clicked.append(option)
             acted = True
             break
@@ -101,6 +115,14 @@ def test_two_players_lay_the_landscape_and_play_a_round(live_server, browser):
     log = ann.locator(".log").inner_text()
     assert "Ann" in log and "Bob" in log and "{seat" not in log
     assert "places work order marker 1" in log and "Round 2 begins" in log
+    # The auction: bids are heard by all, which cubes paid only payer and payee know.
+    assert "Ann opens the bidding" in log and "Ann bids 1 cube." in log
+    assert "Ann pays 1 cube to Bob." in log
+    paid = bob.locator(".kt-screen .kt-received")
+    assert paid.count() == 1 and paid.inner_text().startswith("For the start player marker Ann paid you 1 ")
+    assert ann.locator(".kt-received").count() == 0
+    spectator = httpx.get(f"{live_server.url}/api/games/{game['id']}").json()
+    assert spectator["private"] is None and "received" not in str(spectator["public"])
     # Each screen is its owner's: Bob's page shows his own cubes, and Ann's only as a count.
     assert bob.locator(".kt-screen").count() == 1
     assert "only you see this" in bob.locator(".kt-screen").inner_text()
