@@ -1,0 +1,141 @@
+"""Properties over whole games: bot and random games finish for 2-4 players, counters and
+tiles are never lost, replaying the choices rebuilds the state, dump/load round-trips, no
+view shows another seat's counters or a face-down tile, refusals change nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import app.games.key_harvest as kh
+from app.games.key_harvest import bot
+from app.games.key_harvest.content import EVENTS, FIELDS, is_event
+from app.games.protocol import IllegalAction
+from app.games.rng import Rng
+
+from .support import snapshot, total_counters
+
+
+def leaves(value):
+    """Every string in a view, keys included."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from leaves(v)
+    elif isinstance(value, str):
+        yield value
+
+
+def check_invariants(g):
+    assert total_counters(g) == 60
+    assert all(n >= 0 for n in g.supply.values())
+    assert all(n >= 0 for p in g.players for n in p.counters.values())
+    tiles = ([r for p in g.players for r in p.fields] + [e["tile"] for p in g.players for e in p.store]
+             + [r for r in g.registry if r] + g.fallow + [t for t in g.bag if not is_event(t)])
+    assert sorted(tiles) == sorted(FIELDS), "every field tile is in exactly one place"
+    events = g.track + g.set_aside + g.held + g.ignored + g.removed + [t for t in g.bag if is_event(t)]
+    assert sorted(events) == sorted(EVENTS), "every event is in exactly one place"
+    assert len(g.track) <= 10 and all(len(p.store) <= 2 for p in g.players)
+    for p in g.players:
+        for ref, w in p.workers.items():
+            assert ref not in p.fields and not any(n in p.workers for n in kh.rules.NEIGHBOURS[ref])
+
+
+def check_views(g):
+    face_down = set(g.removed) | {t for t in g.bag if is_event(t)}
+    for seat in [None, *range(len(g.players))]:
+        v = kh.view(g, seat)
+        strings = set(leaves(v))
+        assert not strings & face_down, f"seat {seat} sees a face-down event"
+        if seat is None:
+            assert v["private"] is None
+        else:
+            assert v["private"]["counters"] == g.players[seat].counters
+        assert "counters" not in set(leaves(v["public"]))
+
+
+def play(players, seed, chooser, check_every=0):
+    g = kh.setup(players, {}, seed)
+    actions = []
+    while kh.result(g) is None:
+        assert len(actions) < 5000, f"{players} players, seed {seed}: no end after 5000 choices"
+        seat = min(kh.to_act(g))
+        choice = chooser(g, seat)
+        g = kh.apply(g, seat, choice)
+        actions.append((seat, choice))
+        if check_every and len(actions) % check_every == 0:
+            check_invariants(g)
+            check_views(g)
+    check_invariants(g)
+    return g, actions
+
+
+def bot_chooser(seed):
+    rng = Rng(seed)
+    return lambda g, seat: bot.choose(g, seat, rng)
+
+
+def random_chooser(seed):
+    rng = random.Random(seed)
+
+    def choose(g, seat):
+        ids = [o.id for o in kh.options(g, seat)]
+        return rng.choice([i for i in ids if i != "cancel"] or ids)
+    return choose
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bot_games_finish_in_a_realistic_number_of_turns(players, seed):
+    g, actions = play(players, seed, bot_chooser(seed), check_every=7)
+    r = kh.result(g)
+    assert r.winners and {s.seat for s in r.scores} == set(range(players))
+    assert g.ending and g.final_turns == 0
+    assert 8 * players <= g.turns <= 40 * players
+    assert max(s.score for s in r.scores) >= 10  # bots build groups worth something
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_finish_with_invariants_kept(players):
+    play(players, 40 + players, random_chooser(players), check_every=3)
+
+
+def test_replaying_the_choices_rebuilds_the_state_and_dump_load_round_trips():
+    g, actions = play(3, 8, bot_chooser(8))
+    replayed = kh.setup(3, {}, 8)
+    for seat, choice in actions:
+        replayed = kh.apply(replayed, seat, choice)
+        raw = json.loads(json.dumps(kh.dump(replayed)))
+        assert kh.dump(kh.load(raw)) == kh.dump(replayed)
+    assert kh.dump(replayed) == kh.dump(g)
+
+
+def test_unlisted_choices_are_refused_and_change_nothing():
+    g, actions = play(2, 5, bot_chooser(5))
+    g = kh.setup(2, {}, 5)
+    for seat, choice in actions[:150]:
+        before = snapshot(g)
+        listed = {o.id for o in kh.options(g, seat)}
+        for bogus in ("harvest:Z9", "take:1:5", "registry:9", "add:purple", "space:A0", "confirm", "end", "done"):
+            if bogus not in listed:
+                with pytest.raises(IllegalAction):
+                    kh.apply(g, seat, bogus)
+        other = (seat + 1) % 2
+        if other not in kh.to_act(g):
+            with pytest.raises(IllegalAction, match="nothing to choose"):
+                kh.apply(g, other, "end")
+        assert snapshot(g) == before
+        g = kh.apply(g, seat, choice)
+
+
+def test_views_never_mutate_the_game():
+    g, _ = play(4, 3, bot_chooser(3))
+    before = snapshot(g)
+    for seat in (None, 0, 1, 2, 3):
+        kh.view(g, seat)
+    assert snapshot(g) == before
