@@ -54,3 +54,17 @@ def test_a_forced_move_of_a_cottage_is_public():
         assert public["reposition"] == {"seat": 1, "cottage": "1-2"}
         assert "1,-1" in [f"{x},{y}" for x, y in public["landscape"]["gaps"]]
     assert kt.view(g, 1)["private"]["prompt"].startswith("Your cottage is fully fenced")
+
+
+def test_the_store_shows_which_colours_were_paid_into_it():
+    """As at a real table, cubes paid to the store are seen going in (only cubes paid from
+    screen to screen in the auction keep their colours private)."""
+    g = position(LAND, 2)
+    rules.begin_actions(g)
+    g.players[0].cubes.update({"red": 1, "blue": 1, "green": 1})
+    before = dict(kt.view(g, 1)["public"]["store"])
+    g = kt.apply(g, 0, "craft:white")
+    g = kt.apply(kt.apply(g, 0, "pay:red"), 0, "pay:blue")
+    after = kt.view(g, 1)["public"]["store"]
+    assert {c: after[c] - before[c] for c in after if after[c] != before[c]} == {"red": 1, "blue": 1}
+    assert "red" not in " ".join(g.log[-2:]) and "wine" not in " ".join(g.log[-2:])
