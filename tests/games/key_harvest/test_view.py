@@ -58,3 +58,15 @@ def test_options_name_their_board_targets():
 def test_the_log_is_in_words_with_seats_as_placeholders():
     g = act(lay(game(), 0, "C3"), 0, "harvest:C3")
     assert kh.view(g, None)["log"][-1] == "{seat0} harvests C3 and takes 1 wine."
+
+
+def test_the_board_notation_round_trips_and_refuses_a_wrong_crop():
+    import pytest
+
+    from app.games.key_harvest.notation import parse, render
+
+    fields = {"A1": False, "B2": True, "G8": False}
+    assert parse(render(fields, {"C3": "lord"})) == fields
+    assert render({}, {"C3": "lord"}).splitlines()[2].split()[2] == "5"
+    with pytest.raises(ValueError, match="A1 grows cider apples"):
+        parse("Y . . . . . .\n" + ". . . . . . .\n" * 7)
