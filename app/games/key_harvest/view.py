@@ -7,6 +7,7 @@
     phase        "start" (the drawn colour's owner names the start player) | "play" | "over"
     step         the phase in words
     turn         seat whose turn it is (the bag holder)
+    turns        turns finished; round: turns // players + 1 (every player once is a round)
     to_act       [seat]: who owes a choice now (the turn player, or a seat in an event/step)
     actions_used ["harvest" | "worker" | "transfer" | "registry"], in the order taken this turn
     actions      {"harvest": "a) harvest crops", ...}: the turn option card
@@ -81,6 +82,8 @@ def public_view(g: Game) -> dict[str, Any]:
         "phase": g.phase,
         "step": STEPS[g.phase],
         "turn": g.turn,
+        "turns": g.turns,
+        "round": g.turns // len(g.players) + 1,
         "to_act": sorted(to_act(g)),
         "actions_used": list(g.used),
         "actions": dict(ACTION_NAMES),
