@@ -42,6 +42,7 @@ class ActionWriter:
 
     def __init__(self, engine: Engine, max_batch: int = MAX_BATCH) -> None:
         self.engine = engine
+        self._writes = engine.execution_options(keydom_write=True)  # BEGIN IMMEDIATE
         self.max_batch = max(1, max_batch)
         self.transactions = 0  # counters for benchmarks (written by the writer thread only)
         self.committed = 0
@@ -84,7 +85,7 @@ class ActionWriter:
                                         asyncio.Future[Any]]]) -> None:
         outcomes: list[tuple[bool, Any]] = []
         try:
-            with self.engine.begin() as conn:
+            with self._writes.begin() as conn:
                 for write, _loop, _future in batch:
                     try:
                         with conn.begin_nested():
@@ -108,7 +109,7 @@ class ActionWriter:
 
 
 def _settle(future: "asyncio.Future[Any]", ok: bool, value: Any) -> None:
-    if future.done():  # the caller gave up waiting (its action is committed all the same)
+    if future.done():  # the caller stopped waiting (what was committed stays committed)
         return
     if ok:
         future.set_result(value)
@@ -129,13 +130,13 @@ class Database:
         if self.is_sqlite:
             self.engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
             _sqlite_recipe(self.engine.sync_engine, synchronous)
-            # Actions commit on plain sqlite3 connections in one thread: a whole batch of
-            # transactions is a single hand-off from the event loop, not one per statement.
+            # Actions commit on a plain sqlite3 connection in one thread: each action is
+            # one hand-off from the event loop and back, not one per statement.
             self.action_engine: Engine | None = create_engine(
                 url.replace("sqlite+aiosqlite", "sqlite", 1), connect_args={"timeout": 30, "check_same_thread": False}
             )
             _sqlite_recipe(self.action_engine, synchronous)
-            self.writer = ActionWriter(self.action_engine.execution_options(keydom_write=True), max_batch)
+            self.writer = ActionWriter(self.action_engine, max_batch)
         else:
             # No pre-ping (a round trip per checkout); stale connections are recycled instead.
             # synchronous_commit is PostgreSQL's default, but a host may turn it off for
