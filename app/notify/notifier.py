@@ -370,7 +370,9 @@ class Notifier:
                     PENDING.c.game_id == viewer.game_id, PENDING.c.seat == viewer.seat))
 
     async def deliveries(self, viewer: Viewer) -> list[dict[str, Any]]:
-        """The last attempt per channel of this seat, newest first (what its page shows)."""
+        """The last attempt per channel the seat has now, newest first (what its page shows)."""
+        target = await self.seat_channels(viewer.game_id, viewer.seat)  # type: ignore[arg-type]
+        current = set(target.channels()) if target else set()
         async with self.db.read() as session:
             rows = (await session.execute(
                 select(OUTBOX).where(OUTBOX.c.game_id == viewer.game_id, OUTBOX.c.seat == viewer.seat,
@@ -379,7 +381,8 @@ class Notifier:
             )).all()
         latest: dict[str, Any] = {}
         for row in rows:
-            latest.setdefault(row.channel, row)
+            if row.channel in current:
+                latest.setdefault(row.channel, row)
         return [delivery_json(row) for row in latest.values()]
 
     async def send_test(self, viewer: Viewer) -> list[dict[str, Any]]:

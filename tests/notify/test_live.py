@@ -46,6 +46,11 @@ class LiveNotifyServer:
         self.server.should_exit = True
         self.thread.join(timeout=10)
 
+    def run_pass_blocking(self) -> int:
+        """The same, from a thread with no event loop of its own running it."""
+        notifier = self.app.state.notifier
+        return asyncio.run_coroutine_threadsafe(notifier.run_once(), notifier.loop).result(timeout=30)
+
     async def run_pass(self) -> int:
         """One notifier pass on the server's own event loop."""
         notifier = self.app.state.notifier

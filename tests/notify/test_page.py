@@ -1,0 +1,128 @@
+"""The game page's notification panel and tab signals, in the system Chromium."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from ..browser.conftest import browser  # noqa: F401 (the shared Chromium fixture)
+from .conftest import Clock
+from .test_live import LiveNotifyServer
+
+pytestmark = pytest.mark.browser
+SHOTS = Path(os.environ.get("KEYDOM_SHOTS", "/tmp/keydom-shots"))
+
+SET_HIDDEN = """hidden => {
+  Object.defineProperty(document, 'hidden', { value: hidden, configurable: true });
+  Object.defineProperty(document, 'visibilityState', { value: hidden ? 'hidden' : 'visible', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[LiveNotifyServer]:
+    with LiveNotifyServer(sqlite_url, Clock()) as live:
+        yield live
+
+
+def _game(server: LiveNotifyServer) -> dict[str, Any]:
+    return httpx.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 3,
+                                                        "options": {"monuments": False}}).json()
+
+
+def _ann_names_a_resource(server: LiveNotifyServer, game: dict[str, Any]) -> None:
+    ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    view = httpx.get(f"{server.url}/api/games/{game['id']}", headers=ann).json()
+    option = next(o["id"] for o in view["options"] if o["id"] != "cancel")
+    response = httpx.post(f"{server.url}/api/games/{game['id']}/actions", headers=ann,
+                          json={"option": option, "version": view["version"]})
+    assert response.status_code == 200
+
+
+def _page(browser: Any, width: int = 1280) -> Any:  # noqa: F811
+    """A page in its own context; bypass_csp lets the test evaluate JS (the app allows no eval)."""
+    return browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True).new_page()
+
+
+def _is_view_fetch(response: Any, game_id: str) -> bool:
+    return response.request.method == "GET" and response.url.endswith(f"/api/games/{game_id}")
+
+
+def test_the_tab_title_and_icon_say_your_turn_while_the_tab_is_in_the_background(server, browser):  # noqa: F811
+    game = _game(server)
+    page = _page(browser)
+    page.goto(game["seats"][1]["url"])
+    assert page.title() == "Tiny Towns — Keydom"
+    with page.expect_response(lambda r: _is_view_fetch(r, game["id"])):
+        page.evaluate(SET_HIDDEN, True)  # Bob switches to another tab; it is Ann's move
+    _ann_names_a_resource(server, game)  # now Bob owes a decision
+    page.wait_for_function("document.title === '● Your turn — Tiny Towns'")
+    icon = page.eval_on_selector("link[rel~='icon']", "link => link.href")
+    assert icon.startswith("data:image/svg+xml")
+    page.evaluate(SET_HIDDEN, False)  # Bob comes back
+    assert page.title() == "Tiny Towns — Keydom"
+    assert page.query_selector("link[rel~='icon']") is None
+    page.context.close()
+
+
+def test_a_visible_tab_keeps_its_title(server, browser):  # noqa: F811
+    game = _game(server)
+    page = _page(browser)
+    page.goto(game["seats"][1]["url"])
+    with page.expect_response(lambda r: "/g/" in r.url and r.url.endswith("/fragment")):
+        _ann_names_a_resource(server, game)
+    page.wait_for_timeout(300)  # let any (wrong) title change happen before looking
+    assert page.title() == "Tiny Towns — Keydom"
+    page.context.close()
+
+
+def test_the_panel_saves_channels_refuses_bad_ones_and_sends_a_test(server, browser, receiver):  # noqa: F811
+    game = _game(server)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 390):
+        page = _page(browser, width)
+        page.goto(game["seats"][0]["url"])
+        page.click("#notify-panel summary")
+        page.fill("#notify-urls", "ntfys//missing-colon")
+        page.click("#notify-form button[type=submit]")
+        page.wait_for_function("document.getElementById('notify-message').textContent.includes('needs a service')")
+        assert "bad" in page.get_attribute("#notify-message", "class")
+        page.fill("#notify-urls", receiver.url(f"ann{width}"))
+        page.select_option("#notify-remind", "12")
+        page.click("#notify-form button[type=submit]")
+        page.wait_for_function("document.getElementById('notify-message').textContent.startsWith('Saved')")
+        assert page.is_disabled("#notify-email")  # this server has no SMTP_URL
+        server.app.state.notify_config.clock.advance(11)  # tests are at most one per 10 s
+        page.click("#notify-test")
+        page.wait_for_function("document.getElementById('notify-message').textContent === 'Test sent to 1 channel.'")
+        page.wait_for_function("document.getElementById('notify-deliveries').textContent.includes('Delivered')")
+        assert len(receiver.to(f"ann{width}")) == 1
+        assert page.text_content("#notify-state") == "(on: 1 channel)"
+        page.screenshot(path=str(SHOTS / f"notify-panel-{width}.png"), full_page=True)
+        width_used = page.evaluate("document.documentElement.scrollWidth")
+        assert width_used <= width, "the panel makes the page scroll sideways"
+        page.context.close()
+    stored = httpx.get(f"{server.url}/api/games/{game['id']}/notifications",
+                       headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
+    assert stored["remind_after_hours"] == 12 and stored["urls"] == [receiver.url("ann390")]
+
+
+def test_a_failed_delivery_is_shown_on_the_page(server, browser, receiver):  # noqa: F811
+    game = _game(server)
+    httpx.put(f"{server.url}/api/games/{game['id']}/notifications", json={"urls": [receiver.url("bob")]},
+              headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    receiver.fail_next = 1
+    _ann_names_a_resource(server, game)
+    assert server.run_pass_blocking() == 0  # not due yet (the delay)
+    server.app.state.notify_config.clock.advance(10)
+    assert server.run_pass_blocking() == 1
+    page = _page(browser)
+    page.goto(game["seats"][1]["url"])
+    page.wait_for_selector("#notify-failed:not([hidden])")
+    text = page.text_content("#notify-failed")
+    assert text.startswith("The last notification to JSON") and "failed" in text and "Trying again at" in text
+    page.context.close()
