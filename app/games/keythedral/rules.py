@@ -1276,6 +1276,23 @@ def begin_auction(g: Game) -> None:
     await_bid(g)
 
 
+def auction_to_act(g: Game) -> frozenset[Seat]:
+    """The bidder whose turn it is, then the holder (match or not), then the winner (who
+    pays, then names the start player)."""
+    a = g.auction
+    return frozenset({{"bid": a["turn"], "match": a["holder"]}.get(a["step"], a["winner"])})
+
+
+def auction_options(g: Game, p: Player) -> list[Option]:
+    step = g.auction["step"]
+    if step == "bid":
+        return bid_options(g, p)
+    if step == "match":
+        return match_options(g, p)
+    return [Option(f"start:{s}", f"Player {s + 1} starts next round", "start", f"seat:{s}")
+            for s in range(len(g.players))]
+
+
 def bidders(g: Game) -> list[Seat]:
     """Everyone but the holder, clockwise from the holder's left."""
     holder = g.auction["holder"]
@@ -1494,22 +1511,6 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == AUCTION:
         return auction_to_act(g)
     return frozenset()
-
-
-def auction_to_act(g: Game) -> frozenset[Seat]:
-    a = g.auction
-    return frozenset({a["turn"] if a["step"] == "bid" else a["holder"] if a["step"] == "match"
-                      else a["winner"]})
-
-
-def auction_options(g: Game, p: Player) -> list[Option]:
-    step = g.auction["step"]
-    if step == "bid":
-        return bid_options(g, p)
-    if step == "match":
-        return match_options(g, p)
-    return [Option(f"start:{s}", f"Player {s + 1} starts next round", "start", f"seat:{s}")
-            for s in range(len(g.players))]
 
 
 PENDING_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
