@@ -25,8 +25,7 @@ from app.store.db import Database
 from app.store.models import Action, Game, Seat, utcnow
 
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
-from .hosting import Hosting, TableLines, merge_table_lines
-from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
+from .tokens import new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
 MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
@@ -52,7 +51,6 @@ class CreatedGame:
 
 
 @dataclass(frozen=True)
-    host_token: str  # the host link's secret; each seat's is derived from it (see hosting.py)
 class Viewer:
     """Who is looking: a seat (with its token checked) or a spectator (seat None)."""
 
@@ -130,16 +128,13 @@ class Table:
             secret = secrets.randbits(SECRET_BITS)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise BadRequest(f"The seed must be a whole number from 0 to {MAX_SEED}.")
-        self.hosting = Hosting(self)
-        hub.on_seats_changed.append(self.forget_seats)
         try:
             chosen = validate_options(spec, options, len(players))
             state = title.setup(len(players), chosen, seed if secret is None else secret)
         except IllegalAction as refusal:
             raise BadRequest(str(refusal)) from None
         game_id = new_game_id()
-        host_token = new_token()
-        links = [SeatLink(i, name, derived_token(host_token, game_id, i, 0)) for i, name in enumerate(names)]
+        links = [SeatLink(i, name, new_token()) for i, name in enumerate(names)]
         async with self.db.write() as session:
             session.add(Game(
                 id=game_id, title=spec.id, options=chosen, players=len(players),
@@ -153,7 +148,7 @@ class Table:
             )
         self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
-        return CreatedGame(game_id, spec.id, links, host_token)
+        return CreatedGame(game_id, spec.id, links)
 
     async def claim_seat(self, game_id: str, token: str, name: str) -> None:
         """An invited friend names an open seat; the link becomes theirs."""
@@ -167,7 +162,6 @@ class Table:
             # Conditional on the seat still being open: of two claims at the same moment
             # (on PostgreSQL both may have read it open) exactly one matches.
             claimed = await session.execute(
-                host_hash=token_hash(host_token), host_name=next((n for n in names if n), None),
                 update(SEATS).where(SEATS.c.id == seat.id, SEATS.c.name.is_(None)).values(name=cleaned)
             )
             if claimed.rowcount != 1:
@@ -195,20 +189,11 @@ class Table:
         async with self.db.read() as session:
             if (await session.execute(select(Game.id).where(Game.id == game_id))).first() is None:
                 raise NotFound("There is no game with that id.")
-            await self.hosting.seat_claimed(session, game_id, seat.seat, cleaned)
             if not token:
                 return Viewer(game_id, None)
             seat = await self._seat_for_token(session, game_id, token)
             self._remember_seat(seat.token_hash, game_id, seat.seat)
-        await self.hosting.saw(game_id, seat.seat)
-        return Viewer(game_id, seat.seat)
-
-    def forget_seats(self, game_id: str) -> None:
-        """Seats changed (claimed, renamed, re-opened, a link replaced): check links and
-        names against the database again, so a replaced link stops at once."""
-        for digest in [d for d, (g, _) in self._seats_by_hash.items() if g == game_id]:
-            del self._seats_by_hash[digest]
-        self.cache.names.pop(game_id, None)
+            return Viewer(game_id, seat.seat)
 
     def _remember_seat(self, digest: str, game_id: str, seat: int) -> None:
         if len(self._seats_by_hash) > 100_000:
@@ -222,29 +207,14 @@ class Table:
         )).scalar_one_or_none()
         if seat is None or seat.game_id != game_id or not same_hash(seat.token_hash, digest):
             raise Forbidden("That link or token does not belong to a seat in this game.")
-                await self.hosting.saw(game_id, known[1])
         return seat
 
     # --- Looking at a game ---
     async def view(self, viewer: Viewer, known_version: int | None = None) -> dict[str, Any]:
         """The viewer's view. With ``known_version`` (from a change notice) a cached game
         at least that new is used without touching the database."""
-        snap, names = await self._seen(viewer.game_id, known_version)
-        return build_view(get_title(snap.title), snap, viewer.seat, names,
-                          table_lines=self.hosting.lines.get(viewer.game_id, ()))
-
-    async def view_if_changed(self, viewer: Viewer, seen: int, known_version: int | None = None) -> dict[str, Any] | None:
-        """The viewer's view if it changed after view version ``seen``, else None (and no
-        view is built): another seat's private step is nothing this viewer is sent."""
-        snap, names = await self._seen(viewer.game_id, known_version)
-        if snap.view_version(viewer.seat) <= seen:
-            return None
-        return build_view(get_title(snap.title), snap, viewer.seat, names,
-                          table_lines=self.hosting.lines.get(viewer.game_id, ()))
-
-    async def _seen(self, game_id: str, known_version: int | None) -> tuple[Snapshot, list[str | None]]:
-        snap = self.cache.get(game_id, known_version) if known_version is not None else None
-        names = self.cache.names.get(game_id)
+        snap = self.cache.get(viewer.game_id, known_version) if known_version is not None else None
+        names = self.cache.names.get(viewer.game_id)
         if snap is None or names is None:
             snap, names = await self._load(viewer.game_id)
         return build_view(get_title(snap.title), snap, viewer.seat, names)
@@ -297,7 +267,6 @@ class Table:
             new_state = title.apply(snap.state, viewer.seat, option_id)
         except IllegalAction:
             offered = {o.id for o in title.options(snap.state, viewer.seat)}
-            await self.hosting.load_lines(session, game_id)
             raise NotOffered(_not_offered_message(option_id, offered)) from None
         status = "finished" if title.result(new_state) is not None else "active"
         now = utcnow()
@@ -326,8 +295,7 @@ class Table:
         self.cache.put(after)
         await self.hub.publish(after.game_id, after.version)
         notice_turns(self, title, snap, after)
-        return build_view(title, after, seat, names, core=cores[seat],
-                          table_lines=self.hosting.lines.get(after.game_id, ()))
+        return build_view(title, after, viewer.seat, names)
 
     async def _current(self, game_id: str, version: int) -> tuple[Snapshot, list[str | None]]:
         """The game as cached if that is at the version the player saw (a stale cache is
@@ -373,8 +341,12 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "seed_given": snap.seed_given,
         "seat": seat,
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
-        **core,
-        "log": merge_table_lines([name_seats(line, display) for line in core["log"]], core["log_total"], table_lines),
+        "to_act": sorted(title.to_act(state)),
+        "public": seen.get("public", {}),
+        "private": seen.get("private") if seat is not None else None,
+        "log": [name_seats(line, display) for line in seen.get("log", [])],
+        "options": [o.as_json() for o in title.options(state, seat)] if seat is not None else [],
+        "result": result.as_json() if result else None,
     }
 
 
@@ -384,8 +356,7 @@ def setup_seed(game: Game) -> int:
 
 
 def seat_names(names: list[str | None]) -> list[str]:
-    """What pages call each seat: its player's name; an open seat has no name yet."""
-    return [n if n else f"Seat {i + 1} (waiting for a player)" for i, n in enumerate(names)]
+    return [n if n else f"Open seat {i + 1}" for i, n in enumerate(names)]
 
 
 def name_seats(line: str, display: list[str]) -> str:
@@ -418,27 +389,3 @@ def _not_offered_message(option_id: str, offered: set[str]) -> str:
         return "It is not your turn to choose anything right now."
     shown = option_id if len(option_id) <= 40 else option_id[:40] + "…"
     return f"'{shown}' is not one of your choices right now."
-    log = seen.get("log", [])
-    return {
-        "to_act": sorted(title.to_act(state)),
-        "public": seen.get("public", {}),
-        "private": seen.get("private") if seat is not None else None,
-        "log": log,
-        "log_total": seen.get("log_total", len(log)),
-        "options": [o.as_json() for o in title.options(state, seat)] if seat is not None else [],
-        "result": result.as_json() if result else None,
-    }
-
-
-def fingerprint(core: dict[str, Any]) -> str:
-    """A hash of one view; equal views (whatever their dicts' key order) hash equal."""
-    raw = orjson.dumps(core, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
-
-
-def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str | None],
-               core: dict[str, Any] | None = None, table_lines: TableLines = ()) -> dict[str, Any]:
-    """The one dict every client gets: the API body, the websocket frame, the page's input.
-    Its ``version`` is the version of this viewer's own view (see ``Snapshot``).
-    ``table_lines`` are the table's own log lines (claims, the host's changes; hosting.py)."""
-    core = core if core is not None else view_core(title, snap.state, seat)
