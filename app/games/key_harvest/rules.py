@@ -109,6 +109,11 @@ def seat_ref(seat: Seat) -> str:
     return f"{{seat{seat}}}"
 
 
+def seat_label(seat: Seat) -> str:
+    """A seat in an option's label (labels are not filled in with names, log lines are)."""
+    return f"Seat {seat + 1}"
+
+
 def crop_name(crop: Crop) -> str:
     return CROP_KINDS[crop].name
 
@@ -217,12 +222,17 @@ def seat_of_colour(g: Game, colour: Crop) -> Seat:
 
 # --- Counters: taking from the supply ---
 
+def hand_over(g: Game, p: Player, crop: Crop, n: int = 1) -> None:
+    """Counters from the supply to behind the seat's screen."""
+    g.supply[crop] -= n
+    p.counters[crop] += n
+
+
 def take_counter(g: Game, p: Player, crop: Crop, why: str) -> str | None:
     """One counter of ``crop`` from the supply; if that crop has run out, the seat takes
     any counter there is (a choice, queued next). Returns what was taken, for the log."""
     if g.supply[crop] > 0:
-        g.supply[crop] -= 1
-        p.counters[crop] += 1
+        hand_over(g, p, crop)
         return crop
     if sum(g.supply.values()):
         queue_next(g, {"do": "gain", "seat": p.seat, "left": 1, "crop": None, "why": why})
@@ -301,7 +311,7 @@ def fill_bag(g: Game, rng: Rng) -> None:
 
 
 def start_options(g: Game, p: Player) -> list[Option]:
-    return [Option(f"start:{s}", f"{seat_ref(s)} starts" if s != p.seat else "I start", "start",
+    return [Option(f"start:{s}", f"{seat_label(s)} starts" if s != p.seat else "I start", "start",
                    f"seat:{s}") for s in range(len(g.players))]
 
 
@@ -399,8 +409,7 @@ def harvest_fields(g: Game, p: Player, refs: list[Ref], why: str) -> None:
         p.fields[ref] = True
         crop = FIELDS[ref].crop
         if g.supply[crop] > 0:
-            g.supply[crop] -= 1
-            p.counters[crop] += 1
+            hand_over(g, p, crop)
             got[crop] += 1
         else:
             short += 1
@@ -418,18 +427,14 @@ def harvest_fields(g: Game, p: Player, refs: list[Ref], why: str) -> None:
 def gain_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
     crops = [job["crop"]] if job.get("crop") and g.supply[job["crop"]] else available_crops(g)
-    out = [Option(f"gain:{c}", f"Take {crop_name(c)} ({job['left']} to take)", "gain", f"supply:{c}")
-           for c in crops]
-    if job.get("optional"):
-        out.append(Option("done", "Take no more", "done"))
-    return out
+    return [Option(f"gain:{c}", f"Take {crop_name(c)} ({job['left']} to take)", "gain", f"supply:{c}")
+            for c in crops]
 
 
 def choose_gain(g: Game, p: Player, option_id: str) -> None:
     crop = option_id.removeprefix("gain:")
     job = g.queue[0]
-    g.supply[crop] -= 1
-    p.counters[crop] += 1
+    hand_over(g, p, crop)
     job["left"] -= 1
     g.log.append(f"{seat_ref(p.seat)} takes {crop_name(crop)} from the supply.")
     if job["left"] <= 0:
@@ -442,19 +447,16 @@ def gain_is_settled(g: Game, job: Job) -> bool:
     if job["left"] <= 0 or not sum(g.supply.values()):
         return True
     crop = job.get("crop")
+    p = g.players[job["seat"]]
     if crop and g.supply[crop] > 0:
-        p = g.players[job["seat"]]
-        g.supply[crop] -= 1
-        p.counters[crop] += 1
+        hand_over(g, p, crop)
         job["left"] -= 1
         g.log.append(f"{seat_ref(p.seat)} takes {crop_name(crop)} from the supply.")
         return job["left"] <= 0
-    if len(available_crops(g)) == 1 and not job.get("optional"):
+    if len(available_crops(g)) == 1:
         only = available_crops(g)[0]
-        p = g.players[job["seat"]]
         take = min(job["left"], g.supply[only])
-        g.supply[only] -= take
-        p.counters[only] += take
+        hand_over(g, p, only, take)
         job["left"] -= take
         g.log.append(f"{seat_ref(p.seat)} takes {plural(take, crop_name(only) + ' counter')} from the supply.")
         return job["left"] <= 0 or not sum(g.supply.values())
@@ -578,8 +580,7 @@ def choose_power(g: Game, p: Player, option_id: str) -> None:
     power, target = option_id.split(":", 1)
     name = WORKERS[job["worker"]].name
     if power == "gain":
-        g.supply[target] -= 1
-        p.counters[target] += 1
+        hand_over(g, p, target)
         g.log.append(f"{name}: {seat_ref(p.seat)} takes {crop_name(target)} from the supply.")
     elif power == "reap":
         harvest_fields(g, p, [target], "reap")
@@ -627,7 +628,7 @@ def transfer_options(g: Game, p: Player) -> list[Option]:
             if owner != p.seat and not can_pay(p, entry["bid"]):
                 continue
             price = "its bid goes to the supply" if owner == p.seat else \
-                f"pay {seat_ref(owner)} {counters_text(entry['bid'])}"
+                f"pay {seat_label(owner)} {counters_text(entry['bid'])}"
             out.append(Option(f"take:{owner}:{slot}", f"Transfer {tile_text(entry['tile'])} to your board ({price})",
                               "take", f"store:{owner}:{slot}"))
     return out
