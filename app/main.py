@@ -19,6 +19,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
 from app.api import games as api_games
+from app.api import hosting as api_hosting
 from app.api import notifications as api_notifications
 from app.api import ws as api_ws
 from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, make_limiter
@@ -29,6 +30,7 @@ from app.store.db import Database
 from app.store.migrate import upgrade
 from app.table.errors import TableError
 from app.table.service import Table
+from app.web import hosting as host_pages
 from app.web import pages
 
 
@@ -72,6 +74,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(api_games.router)
     app.include_router(api_ws.router)
     app.include_router(api_notifications.router)
+    app.include_router(api_hosting.router)
+    app.include_router(host_pages.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _install_error_handlers(app)

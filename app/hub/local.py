@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 log = logging.getLogger("keydom.hub")
 
@@ -52,6 +52,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
+        # Called with a game id when its seats changed (version -1), in this process or another:
+        # the table forgets cached seat links, so a replaced link stops at once everywhere.
+        self.on_seats_changed: list[Callable[[str], None]] = []
 
     @contextmanager
     def subscribe(self, game_id: str) -> Iterator[Subscription]:
@@ -77,6 +80,9 @@ class Hub:
 
     def deliver(self, game_id: str, version: int) -> None:
         """Wake every local socket watching this game."""
+        if version < 0:
+            for forget in self.on_seats_changed:
+                forget(game_id)
         for sub in list(self._subs.get(game_id, ())):
             sub.notify(version)
 

@@ -34,6 +34,9 @@ class Game(Base):
     snapshot: Mapped[str] = mapped_column(Text)  # JSON dump of the state at `version`
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # hash of the host link's secret; seat links are derived from it (app/table/hosting.py)
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
+    host_name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # who the invite page names
 
 
 class Seat(Base):
@@ -46,6 +49,9 @@ class Seat(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None: open seat
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
+    link_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # +1 per replaced link
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Action(Base):
@@ -56,4 +62,17 @@ class Action(Base):
     seat: Mapped[int] = mapped_column(Integer)
     option: Mapped[str] = mapped_column(String(120))
     log: Mapped[list | None] = mapped_column(JSON, nullable=True)  # the lines this action wrote
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableLine(Base):
+    """A log line the table writes (a claim, the host's changes), placed after the title's
+    log line number ``at_line``; the title's own log lives in the game state."""
+
+    __tablename__ = "table_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at_line: Mapped[int] = mapped_column(Integer)
+    line: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
 
 TOKEN_BYTES = 24  # 192 bits
@@ -10,6 +12,15 @@ TOKEN_BYTES = 24  # 192 bits
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def derived_token(host_token: str, game_id: str, seat: int, generation: int) -> str:
+    """A seat's link secret, derived from the host link's secret (HMAC-SHA-256, cut to the
+    length of a random token): the server keeps only hashes of both, and whoever holds the
+    host link can work every seat's link out again. A replaced link is the next generation."""
+    message = f"keydom seat link|{game_id}|{seat}|{generation}".encode()
+    mac = hmac.new(host_token.encode("utf-8", "surrogatepass"), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode().rstrip("=")
 
 
 def token_hash(token: str) -> str:
