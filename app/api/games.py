@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.games import titles_json
@@ -62,8 +62,6 @@ class CreatedOut(BaseModel):
     title: str
     url: str
     seats: list[SeatLinkOut]
-    host_token: str = Field(description="The host link's secret: GET /api/games/{id}/host with it shows every seat's link again.")
-    host_url: str = Field(description="The host page: seat links, who took which seat, who looked when.")
 
 
 class ActionIn(BaseModel):
@@ -73,7 +71,7 @@ class ActionIn(BaseModel):
 
 class SeatOut(BaseModel):
     seat: int
-    name: str = Field(description="The player's name, or 'Seat N (waiting for a player)' while the seat is open.")
+    name: str = Field(description="The player's name, or 'Open seat N'.")
     open: bool = Field(description="Nobody has claimed this seat yet.")
 
 
@@ -104,14 +102,16 @@ class ViewOut(BaseModel):
     id: str
     title: str = Field(examples=["tiny-towns"])
     status: Literal["active", "finished"]
-    version: int = Field(description="Send it back with your action; it grows by one per action.")
+    version: int = Field(description=("The version of this view: the game version at which what this seat (or "
+                                      "a spectator) sees last changed. Send it back with your action."))
     seed_given: bool = Field(default=False, description="The game was dealt from a seed its creator chose.")
     seat: int | None = Field(description="Whose view this is; null for a spectator.")
     seats: list[SeatOut]
     to_act: list[int] = Field(description="The seats that owe a choice now (several at once is normal).")
     public: dict[str, Any] = Field(description="What everyone sees; its fields are the title's (see docs/titles/).")
     private: dict[str, Any] | None = Field(description="This seat's own screen; null for spectators.")
-    log: list[str] = Field(description="What happened, oldest first.")
+    log: list[str] = Field(description="What happened lately, oldest first (the last 50 lines; see /log for more).")
+    log_total: int = Field(description="Lines written in the whole game; the newest line of `log` is this one.")
     options: list[OptionOut] = Field(description="Every choice this seat may make now; empty for spectators.")
     result: ResultOut | None = Field(description="Scores and winners once the game is over.")
 
@@ -137,8 +137,6 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
         id=created.id,
         title=created.title,
         url=f"{root}/g/{created.id}",
-        host_token=created.host_token,
-        host_url=f"{root}/g/{created.id}/host/{created.host_token}",
         seats=[
             SeatLinkOut(seat=s.seat, name=s.name, token=s.token, url=f"{root}/g/{created.id}/seat/{s.token}")
             for s in created.seats
@@ -151,6 +149,25 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
 async def get_game(game_id: str, table: TableDep, token: TokenDep) -> JSONView:
     """The game as this seat sees it (no token: as a spectator)."""
     return JSONView(await table.view(await table.viewer(game_id, token)))
+
+
+class LogPageOut(BaseModel):
+    """A stretch of a game's log. Lines are numbered from 1, the first line ever written."""
+
+    total: int = Field(description="Lines written in the whole game so far; the newest is line `total`.")
+    first: int = Field(description="The number of the first line in `lines`.")
+    lines: list[str] = Field(description="Oldest first, with the players' names written in.")
+
+
+@router.get("/games/{game_id}/log", response_model=LogPageOut, responses=refusals(400, 404, 422))
+async def game_log(
+    game_id: str, table: TableDep,
+    before: int | None = Query(None, ge=1, description="Lines before this line number (none: the newest lines)."),
+    limit: int = Query(50, ge=1, le=200, description="How many lines, at most."),
+) -> dict[str, Any]:
+    """Earlier lines of the game's log: a view carries only the newest, so the page asks
+    here for the ones before the oldest it shows. The log is public: no token needed."""
+    return await table.log_page(game_id, before, limit)
 
 
 @router.post("/games/{game_id}/actions", response_class=JSONView, response_model=ViewOut,

@@ -1,7 +1,10 @@
-"""Websocket: the seat's view at connect and after every change of the game.
+"""Websocket: the seat's view at connect and after every change of what it sees.
 
-Clients may send ``{"since": <version>}`` (e.g. after reconnecting); the server answers
-with the current view if it is newer. Anything else gets an ``{"error": ...}`` frame.
+A frame goes out only when the viewer's own view changed (its ``version`` grew): another
+seat's private step, which changes nothing this viewer sees, sends it nothing. Clients may
+send ``{"since": <version>}`` (e.g. after reconnecting; the version of the view they hold);
+the server answers with the current view if it is newer. Anything else gets an
+``{"error": ...}`` frame.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     with table.hub.subscribe(game_id) as sub, page_open(websocket.app, game_id, viewer.seat):
         listener = asyncio.create_task(_listen(websocket, sub))
         try:
-            sent = await _send_view(websocket, table, viewer, -1)
+            sent = await _send_view(websocket, table, viewer, -1)  # the version of the view sent last
+            handled = -1  # the newest game version this socket has looked at
             caught_up = -1  # the version this socket last answered a catch-up with
             while True:
                 await sub.wait()
@@ -67,7 +71,8 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                 if sub.force:  # seats changed (a name was claimed) or the hub reconnected
                     sub.force = False
                     sent = await _send_view(websocket, table, viewer, sent, force=True)
-                if sub.newest > sent:
+                if sub.newest > handled:  # the game moved on; maybe not what this viewer sees
+                    handled = sub.newest
                     sent = await _send_view(websocket, table, viewer, sent, known_version=sub.newest)
         except (WebSocketDisconnect, RuntimeError):
             return
@@ -96,9 +101,15 @@ def _release(websocket: WebSocket, address: str) -> None:
 
 async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: int, force: bool = False,
                      known_version: int | None = None) -> int:
-    view = await table.view(viewer, known_version)
-    if view["version"] > sent or force:
-        await websocket.send_text(encode(view))
+    """Send the viewer's view if its version is past ``sent`` (or ``force``); returns the
+    version of the view the client now holds."""
+    if force:
+        view = await table.view(viewer, known_version)
+    else:
+        view = await table.view_if_changed(viewer, sent, known_version)
+        if view is None:
+            return sent
+    await websocket.send_text(encode(view))
     return max(sent, view["version"])
 
 

@@ -8,6 +8,7 @@ the new snapshot, the action row), then tell the hub.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -15,20 +16,21 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import case, insert, select, update
 
 from app.games import UnknownTitle, get_title
-from app.games.protocol import IllegalAction, State, Title, validate_options
+from app.games.protocol import VIEW_LOG, IllegalAction, State, Title, lines_written, validate_options
 from app.hub.local import Hub
 from app.notify.hooks import notice_claim, notice_turns
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, utcnow
 
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
-from .hosting import Hosting, TableLines, merge_table_lines
-from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
+from .tokens import new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
+LOG_PAGE = 200  # most log lines one history request returns
 MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
 SECRET_BITS = 256  # hidden draws come from this many bits of server randomness per game
 GAMES = Game.__table__
@@ -49,7 +51,6 @@ class CreatedGame:
     id: str
     title: str
     seats: list[SeatLink]
-    host_token: str  # the host link's secret; each seat's is derived from it (see hosting.py)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,13 @@ class Viewer:
 
 @dataclass
 class Snapshot:
-    """A game at one version, as this process last saw it."""
+    """A game at one version, as this process last saw it.
+
+    ``view_versions`` holds, for each seat and then the spectator, the game version at
+    which what they see last changed (None: every view changed at ``version``, as for a
+    game stored before view versions existed). ``fingerprints`` are the hashes of those
+    views at this version, kept so the next action need not rebuild them.
+    """
 
     game_id: str
     title: str
@@ -70,6 +77,19 @@ class Snapshot:
     status: str
     state: State
     seed_given: bool = False
+    view_versions: list[int] | None = None
+    fingerprints: list[str] | None = None
+
+    def view_versions_for(self, seats: int) -> list[int]:
+        vv = self.view_versions
+        return list(vv) if vv is not None and len(vv) == seats + 1 else [self.version] * (seats + 1)
+
+    def view_version(self, seat: int | None) -> int:
+        """What the seat (None: a spectator) knows the game as: its view's version."""
+        vv = self.view_versions
+        if vv is None:
+            return self.version
+        return vv[-1] if seat is None or not 0 <= seat < len(vv) - 1 else vv[seat]
 
 
 class StateCache:
@@ -108,8 +128,6 @@ class Table:
         self.hub = hub
         self.cache = StateCache()
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
-        self.hosting = Hosting(self)
-        hub.on_seats_changed.append(self.forget_seats)
 
     # --- Creating a game ---
     async def create_game(
@@ -138,14 +156,12 @@ class Table:
         except IllegalAction as refusal:
             raise BadRequest(str(refusal)) from None
         game_id = new_game_id()
-        host_token = new_token()
-        links = [SeatLink(i, name, derived_token(host_token, game_id, i, 0)) for i, name in enumerate(names)]
+        links = [SeatLink(i, name, new_token()) for i, name in enumerate(names)]
         async with self.db.write() as session:
             session.add(Game(
                 id=game_id, title=spec.id, options=chosen, players=len(players),
                 seed=seed, seed_given=secret is None, secret=None if secret is None else f"{secret:064x}",
                 status="active", version=0, snapshot=json.dumps(title.dump(state)),
-                host_hash=token_hash(host_token), host_name=next((n for n in names if n), None),
             ))
             await session.flush()
             session.add_all(
@@ -154,7 +170,7 @@ class Table:
             )
         self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
-        return CreatedGame(game_id, spec.id, links, host_token)
+        return CreatedGame(game_id, spec.id, links)
 
     async def claim_seat(self, game_id: str, token: str, name: str) -> None:
         """An invited friend names an open seat; the link becomes theirs."""
@@ -173,7 +189,6 @@ class Table:
             if claimed.rowcount != 1:
                 taken = (await session.execute(select(Seat.name).where(Seat.id == seat.id))).scalar_one()
                 raise Forbidden(f"This seat is already taken by {taken}.")
-            await self.hosting.seat_claimed(session, game_id, seat.seat, cleaned)
             self.cache.names.pop(game_id, None)
             await self.hub.notify_in_transaction(session, game_id, -1)
         await self.hub.publish(game_id, -1)
@@ -192,7 +207,6 @@ class Table:
         if token:
             known = self._seats_by_hash.get(token_hash(token))
             if known is not None and known[0] == game_id:
-                await self.hosting.saw(game_id, known[1])
                 return Viewer(game_id, known[1])
         async with self.db.read() as session:
             if (await session.execute(select(Game.id).where(Game.id == game_id))).first() is None:
@@ -201,15 +215,7 @@ class Table:
                 return Viewer(game_id, None)
             seat = await self._seat_for_token(session, game_id, token)
             self._remember_seat(seat.token_hash, game_id, seat.seat)
-        await self.hosting.saw(game_id, seat.seat)
-        return Viewer(game_id, seat.seat)
-
-    def forget_seats(self, game_id: str) -> None:
-        """Seats changed (claimed, renamed, re-opened, a link replaced): check links and
-        names against the database again, so a replaced link stops at once."""
-        for digest in [d for d, (g, _) in self._seats_by_hash.items() if g == game_id]:
-            del self._seats_by_hash[digest]
-        self.cache.names.pop(game_id, None)
+            return Viewer(game_id, seat.seat)
 
     def _remember_seat(self, digest: str, game_id: str, seat: int) -> None:
         if len(self._seats_by_hash) > 100_000:
@@ -229,12 +235,23 @@ class Table:
     async def view(self, viewer: Viewer, known_version: int | None = None) -> dict[str, Any]:
         """The viewer's view. With ``known_version`` (from a change notice) a cached game
         at least that new is used without touching the database."""
-        snap = self.cache.get(viewer.game_id, known_version) if known_version is not None else None
-        names = self.cache.names.get(viewer.game_id)
+        snap, names = await self._seen(viewer.game_id, known_version)
+        return build_view(get_title(snap.title), snap, viewer.seat, names)
+
+    async def view_if_changed(self, viewer: Viewer, seen: int, known_version: int | None = None) -> dict[str, Any] | None:
+        """The viewer's view if it changed after view version ``seen``, else None (and no
+        view is built): another seat's private step is nothing this viewer is sent."""
+        snap, names = await self._seen(viewer.game_id, known_version)
+        if snap.view_version(viewer.seat) <= seen:
+            return None
+        return build_view(get_title(snap.title), snap, viewer.seat, names)
+
+    async def _seen(self, game_id: str, known_version: int | None) -> tuple[Snapshot, list[str | None]]:
+        snap = self.cache.get(game_id, known_version) if known_version is not None else None
+        names = self.cache.names.get(game_id)
         if snap is None or names is None:
-            snap, names = await self._load(viewer.game_id)
-        return build_view(get_title(snap.title), snap, viewer.seat, names,
-                          table_lines=self.hosting.lines.get(viewer.game_id, ()))
+            snap, names = await self._load(game_id)
+        return snap, names
 
     async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
         """The game as stored, and its seat names. Version and snapshot come from one
@@ -245,7 +262,7 @@ class Table:
         cached = self.cache.get(game_id, 0)
         async with self.db.read() as session:
             row = (await session.execute(
-                select(Game.title, Game.version, Game.status, Game.seed_given,
+                select(Game.title, Game.version, Game.status, Game.seed_given, Game.view_versions,
                        case((Game.version == (cached.version if cached else -1), None),
                             else_=Game.snapshot).label("snapshot"))
                 .where(Game.id == game_id)
@@ -256,45 +273,74 @@ class Table:
                 snap = cached
             else:
                 snap = Snapshot(game_id, row.title, row.version, row.status,
-                                get_title(row.title).load(json.loads(row.snapshot)), seed_given=row.seed_given)
+                                get_title(row.title).load(json.loads(row.snapshot)), seed_given=row.seed_given,
+                                view_versions=row.view_versions)
                 self.cache.put(snap)
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
             )).scalars().all())
-            await self.hosting.load_lines(session, game_id)
         self.cache.names[game_id] = names
         return snap, names
 
     # --- Taking an action ---
     async def act(self, viewer: Viewer, option_id: str, version: int) -> dict[str, Any]:
         """Check and apply one action, then commit it with a conditional update: the row
-        changes only if the game is still at ``version``, so of two racing actions (in
-        any number of processes) exactly one applies and the other gets StaleVersion."""
+        changes only if the game is still at the version this call read, so of two racing
+        actions (in any number of processes) exactly one applies and the other gets
+        StaleVersion.
+
+        ``version`` is the version of the seat's own view: the action is accepted while
+        what the seat sees has not changed, even if other seats have moved the game on
+        meanwhile with steps the seat cannot see (their private choices).
+        """
         if viewer.seat is None:
             raise Unauthorized("Spectators cannot act: open your own seat's link to play.")
-        snap, names = await self._current(viewer.game_id, version)
-        if names[viewer.seat] is None:
+        snap, names, fresh = await self._current(viewer.game_id, viewer.seat, version)
+        try:
+            return await self._apply(viewer, snap, names, option_id, version)
+        except StaleVersion:
+            if fresh:
+                raise
+        # The cached game was behind another process's commit: judge again on the stored one.
+        snap, names = await self._load(viewer.game_id)
+        return await self._apply(viewer, snap, names, option_id, version)
+
+    async def _apply(self, viewer: Viewer, snap: Snapshot, names: list[str | None], option_id: str,
+                     version: int) -> dict[str, Any]:
+        seat = viewer.seat
+        assert seat is not None
+        if names[seat] is None:
             raise Forbidden("Take this seat first: type your name on your invite page.")
-        if version != snap.version:
+        if version != snap.view_version(seat):
             raise StaleVersion(
                 f"The game has moved on (you saw version {version}, it is now at "
-                f"{snap.version}). Your page will refresh; choose again."
+                f"{snap.view_version(seat)}). Your page will refresh; choose again."
             )
         title = get_title(snap.title)
         try:  # apply checks the option is listed; only a refusal needs the list here
-            new_state = title.apply(snap.state, viewer.seat, option_id)
+            new_state = title.apply(snap.state, seat, option_id)
         except IllegalAction:
-            offered = {o.id for o in title.options(snap.state, viewer.seat)}
+            offered = {o.id for o in title.options(snap.state, seat)}
             raise NotOffered(_not_offered_message(option_id, offered)) from None
-        status = "finished" if title.result(new_state) is not None else "active"
+        # Who sees a change: each viewer's view before and after (seats, then the spectator).
+        viewers: list[int | None] = [*range(len(names)), None]
+        before = snap.fingerprints or [fingerprint(view_core(title, snap.state, v)) for v in viewers]
+        cores = [view_core(title, new_state, v) for v in viewers]
+        prints = [fingerprint(core) for core in cores]
+        game_version = snap.version + 1
+        view_versions = [game_version if new != old else vv
+                         for new, old, vv in zip(prints, before, snap.view_versions_for(len(names)))]
+        status = "finished" if cores[-1]["result"] is not None else "active"
         now = utcnow()
         bump = (
             update(GAMES)
-            .where(GAMES.c.id == snap.game_id, GAMES.c.version == version)
-            .values(version=version + 1, snapshot=json.dumps(title.dump(new_state)), status=status, updated_at=now)
+            .where(GAMES.c.id == snap.game_id, GAMES.c.version == snap.version)
+            .values(version=game_version, snapshot=json.dumps(title.dump(new_state)), status=status,
+                    view_versions=view_versions, updated_at=now)
         )
         log = insert(ACTIONS).values(
-            game_id=snap.game_id, seq=version + 1, seat=viewer.seat, option=option_id, created_at=now
+            game_id=snap.game_id, seq=game_version, seat=seat, option=option_id,
+            log=lines_written(snap.state, new_state), created_at=now,
         )
 
         def write(conn):  # type: ignore[no-untyped-def]
@@ -306,23 +352,95 @@ class Table:
             if (await conn.execute(bump)).rowcount != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
             await conn.execute(log)
-            await self.hub.notify_in_transaction(conn, snap.game_id, version + 1)
+            await self.hub.notify_in_transaction(conn, snap.game_id, game_version)
 
         await self.db.commit_action(write, write_async)
-        after = Snapshot(snap.game_id, snap.title, version + 1, status, new_state, snap.seed_given)
+        after = Snapshot(snap.game_id, snap.title, game_version, status, new_state, snap.seed_given,
+                         view_versions=view_versions, fingerprints=prints)
         self.cache.put(after)
         await self.hub.publish(after.game_id, after.version)
         notice_turns(self, title, snap, after)
-        return build_view(title, after, viewer.seat, names, table_lines=self.hosting.lines.get(after.game_id, ()))
+        return build_view(title, after, seat, names, core=cores[seat])
 
-    async def _current(self, game_id: str, version: int) -> tuple[Snapshot, list[str | None]]:
-        """The game as cached if that is at the version the player saw (a stale cache is
-        then caught by the conditional update), else as stored."""
+    async def _current(self, game_id: str, seat: int, version: int) -> tuple[Snapshot, list[str | None], bool]:
+        """The game as cached if the seat's view there is at the version the player saw (a
+        stale cache is then caught by the conditional update), else as stored; and whether
+        it was read from the database just now."""
         snap = self.cache.get(game_id, version)
         names = self.cache.names.get(game_id)
-        if snap is not None and names is not None and snap.version == version and all(names):
-            return snap, names
-        return await self._load(game_id)
+        if snap is not None and names is not None and snap.view_version(seat) == version and all(names):
+            return snap, names, False
+        snap, names = await self._load(game_id)
+        return snap, names, True
+
+    # --- The log's history ---
+    async def log_page(self, game_id: str, before: int | None = None, limit: int = VIEW_LOG) -> dict[str, Any]:
+        """Lines of the game's log, numbered from 1 (the first line ever written): the
+        ``limit`` lines just before line ``before`` (none given: the newest), oldest first.
+
+        The state keeps only recent lines, so older ones come from the lines stored with
+        each action, walked back from the newest (set-up's lines from dealing again).
+        """
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= LOG_PAGE:
+            raise BadRequest(f"Ask for 1 to {LOG_PAGE} log lines at a time.")
+        if before is not None and (isinstance(before, bool) or not isinstance(before, int) or before < 1):
+            raise BadRequest("'before' is a line number of the log, counted from 1.")
+        snap, names = await self._load(game_id)
+        log = snap.state.log
+        end = log.total + 1 if before is None else min(before, log.total + 1)
+        start = max(1, end - limit)
+        kept_from = log.total - len(log.recent) + 1  # the oldest line the state still holds
+        if start >= kept_from:
+            lines = log.recent[start - kept_from:end - kept_from]
+        else:
+            lines = await self._stored_lines(snap, start, end)
+        display = seat_names(names)
+        return {"total": log.total, "first": start, "lines": [name_seats(line, display) for line in lines]}
+
+    async def _stored_lines(self, snap: Snapshot, start: int, end: int) -> list[str]:
+        """Lines ``start`` to ``end - 1`` from the actions table, counting down from the
+        newest line, which the newest action wrote last."""
+        found: dict[int, str] = {}
+        last, seq = snap.state.log.total, snap.version  # the newest line not yet passed; its action
+        async with self.db.read() as session:
+            while seq > 0 and last >= start:
+                rows = (await session.execute(
+                    select(Action.seq, Action.log)
+                    .where(Action.game_id == snap.game_id, Action.seq <= seq)
+                    .order_by(Action.seq.desc()).limit(500)
+                )).all()
+                if not rows:
+                    break
+                for row_seq, lines in rows:
+                    if lines is None:  # stored before actions kept their lines
+                        return (await self._replayed_lines(snap.game_id))[start - 1:end - 1]
+                    first = last - len(lines) + 1
+                    found.update((n, line) for n, line in enumerate(lines, first) if start <= n < end)
+                    last, seq = first - 1, row_seq - 1
+                    if last < start:
+                        break
+            if last >= start:  # lines written at set-up, before the first action
+                game = (await session.execute(
+                    select(Game.players, Game.options, Game.seed, Game.secret).where(Game.id == snap.game_id)
+                )).one()
+                dealt = get_title(snap.title).setup(game.players, game.options, setup_seed(game)).log
+                found.update((n, line) for n, line in enumerate(dealt.recent, dealt.total - len(dealt.recent) + 1)
+                             if start <= n < end)
+        return [found[n] for n in range(start, end) if n in found]
+
+    async def _replayed_lines(self, game_id: str) -> list[str]:
+        """Every line of an old game's log, by playing it again from the start."""
+        async with self.db.read() as session:
+            game = (await session.execute(
+                select(Game.title, Game.players, Game.options, Game.seed, Game.secret).where(Game.id == game_id)
+            )).one()
+        title = get_title(game.title)
+        state = title.setup(game.players, game.options, setup_seed(game))
+        lines = list(state.log)
+        for seat, option in await self.action_log(game_id):
+            before, state = state, title.apply(state, seat, option)
+            lines += lines_written(before, state)
+        return lines
 
     # --- Replays and checks ---
     async def action_log(self, game_id: str) -> list[tuple[int, str]]:
@@ -333,41 +451,63 @@ class Table:
         return [(seat, option) for seat, option in rows]
 
     async def replay_matches_snapshot(self, game_id: str) -> bool:
-        """Rebuild the game from seed + action log and compare with the stored snapshot."""
+        """Rebuild the game from seed + action log and compare with the stored snapshot,
+        and each action's stored log lines with the lines it writes again."""
         async with self.db.read() as session:
             game = await session.get(Game, game_id)
             if game is None:
                 raise NotFound("There is no game with that id.")
+            stored = (await session.execute(
+                select(Action.log).where(Action.game_id == game_id).order_by(Action.seq)
+            )).scalars().all()
         title = get_title(game.title)
         state = title.setup(game.players, game.options, setup_seed(game))
-        for seat, option in await self.action_log(game_id):
-            state = title.apply(state, seat, option)
+        for (seat, option), lines in zip(await self.action_log(game_id), stored):
+            before, state = state, title.apply(state, seat, option)
+            if lines is not None and lines != lines_written(before, state):
+                return False
         return title.dump(state) == json.loads(game.snapshot)
 
 
-def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str | None],
-               table_lines: TableLines = ()) -> dict[str, Any]:
-    """The one dict every client gets: the API body, the websocket frame, the page's input.
-    ``table_lines`` are the table's own log lines (claims, the host's changes; hosting.py)."""
-    state = snap.state
+def view_core(title: Title, state: State, seat: int | None) -> dict[str, Any]:
+    """Everything a viewer is shown that comes from the rules (not names): what the
+    fingerprint of a view covers."""
     seen = title.view(state, seat)
     result = title.result(state)
+    log = seen.get("log", [])
+    return {
+        "to_act": sorted(title.to_act(state)),
+        "public": seen.get("public", {}),
+        "private": seen.get("private") if seat is not None else None,
+        "log": log,
+        "log_total": seen.get("log_total", len(log)),
+        "options": [o.as_json() for o in title.options(state, seat)] if seat is not None else [],
+        "result": result.as_json() if result else None,
+    }
+
+
+def fingerprint(core: dict[str, Any]) -> str:
+    """A hash of one view; equal views (whatever their dicts' key order) hash equal."""
+    raw = orjson.dumps(core, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str | None],
+               core: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The one dict every client gets: the API body, the websocket frame, the page's input.
+    Its ``version`` is the version of this viewer's own view (see ``Snapshot``)."""
+    core = core if core is not None else view_core(title, snap.state, seat)
     display = seat_names(names)
     return {
         "id": snap.game_id,
         "title": snap.title,
         "status": snap.status,
-        "version": snap.version,
+        "version": snap.view_version(seat),
         "seed_given": snap.seed_given,
         "seat": seat,
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
-        "to_act": sorted(title.to_act(state)),
-        "public": seen.get("public", {}),
-        "private": seen.get("private") if seat is not None else None,
-        "log": merge_table_lines([name_seats(line, display) for line in seen.get("log", [])],
-                                 seen.get("log_total", len(seen.get("log", []))), table_lines),
-        "options": [o.as_json() for o in title.options(state, seat)] if seat is not None else [],
-        "result": result.as_json() if result else None,
+        **core,
+        "log": [name_seats(line, display) for line in core["log"]],
     }
 
 
@@ -377,8 +517,7 @@ def setup_seed(game: Game) -> int:
 
 
 def seat_names(names: list[str | None]) -> list[str]:
-    """What pages call each seat: its player's name; an open seat has no name yet."""
-    return [n if n else f"Seat {i + 1} (waiting for a player)" for i, n in enumerate(names)]
+    return [n if n else f"Open seat {i + 1}" for i, n in enumerate(names)]
 
 
 def name_seats(line: str, display: list[str]) -> str:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.api.deps import TableDep, TokenDep, same_origin
+from app.api.deps import TableDep, TokenDep, base_url, same_origin
 from app.api.ratelimit import check_create_rate
 from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
@@ -60,8 +60,16 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
         return templates.TemplateResponse(
             request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message}, status_code=422
         )
-    # Post/redirect/get: the host page shows every link, and reloading it creates nothing.
-    return RedirectResponse(f"/g/{created.id}/host/{created.host_token}", status_code=303)
+    root = base_url(request)
+    links = [
+        {"seat": s.seat, "name": s.name, "url": f"{root}/g/{created.id}/seat/{s.token}"} for s in created.seats
+    ]
+    return templates.TemplateResponse(
+        request,
+        "created.html",
+        {"spec": spec, "game_id": created.id, "links": links, "spectator": f"{root}/g/{created.id}"},
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 def _read_new_game_form(spec: Any, form: Any) -> tuple[list[str | None], dict[str, Any], int | None]:
@@ -95,9 +103,8 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
     headers = {"Cache-Control": "no-store"}
     me = view["seats"][view["seat"]]
     if me["open"]:
-        invite = await table.hosting.invitation(game_id, view["seat"])
         return templates.TemplateResponse(
-            request, "claim.html", {"view": view, "invite": invite, "token": token, "error": None}, headers=headers
+            request, "claim.html", {"view": view, "token": token, "error": None}, headers=headers
         )
     return templates.TemplateResponse(request, "game.html", game_context(view, token=token), headers=headers)
 
@@ -110,10 +117,9 @@ async def claim(request: Request, game_id: str, token: str, table: TableDep) -> 
         await table.claim_seat(game_id, token, str(form.get("name", "")))
     except BadRequest as refusal:
         view = await table.view(await table.viewer(game_id, token))
-        invite = await table.hosting.invitation(game_id, view["seat"])
-        return templates.TemplateResponse(request, "claim.html",
-                                          {"view": view, "invite": invite, "token": token, "error": refusal.message},
-                                          status_code=422)
+        return templates.TemplateResponse(
+            request, "claim.html", {"view": view, "token": token, "error": refusal.message}, status_code=422
+        )
     return RedirectResponse(f"/g/{game_id}/seat/{token}", status_code=303)
 
 

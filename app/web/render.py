@@ -40,15 +40,12 @@ def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
             return f"Game over — {winners[0]} wins!"
         return "Game over — shared victory: " + ", ".join(winners) + "."
     waiting = [s for s in view["to_act"]]
-    # An open seat has no player to wait for yet: say that a player must take it first.
-    unseated = [f"seat {s + 1}" for s in waiting if view["seats"][s]["open"]]
-    also = f" Play waits for a player to take {_and(unseated)}: the host has the invite link." if unseated else ""
-    others = [names[s] for s in waiting if s != view["seat"] and not view["seats"][s]["open"]]
     if view["seat"] in waiting:
-        return "Your move." + (f" Also waiting for {_and(others)}." if others else "") + also
-    if others:
-        return f"Waiting for {_and(others)}." + also
-    return also.strip() or "Waiting…"
+        others = [names[s] for s in waiting if s != view["seat"]]
+        return "Your move." + (f" Also waiting for {_and(others)}." if others else "")
+    if waiting:
+        return f"Waiting for {_and([names[s] for s in waiting])}."
+    return "Waiting…"
 
 
 def _and(items: list[str]) -> str:

@@ -64,14 +64,17 @@ def race(database_url: str, attempts: int) -> tuple[int, int]:
                 option = rng.choice(ids)
                 body = {"option": option, "version": mine["version"]}
 
-                def fire(server: ServerProcess) -> int:
-                    return http.post(f"{server.url}/api/games/{game['id']}/actions", json=body, headers=headers).status_code
+                def fire(server: ServerProcess) -> httpx.Response:
+                    return http.post(f"{server.url}/api/games/{game['id']}/actions", json=body, headers=headers)
 
-                codes = sorted(pool.map(fire, [a, b]))
+                answers = sorted(pool.map(fire, [a, b]), key=lambda r: r.status_code)
+                codes = [r.status_code for r in answers]
                 assert codes == [200, 409], f"contest {contests}: got {codes}"
                 contests += 1
-                after = http.get(f"{a.url}/api/games/{game['id']}").json()
-                assert after["version"] == mine["version"] + 1
+                # The seat now sees exactly the winner's answer (its view version is the
+                # game version of the one action that applied).
+                after = http.get(f"{a.url}/api/games/{game['id']}", headers=headers).json()
+                assert after["version"] == answers[0].json()["version"] > mine["version"]
     finally:
         a.stop()
         b.stop()
