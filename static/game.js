@@ -113,9 +113,11 @@
       const you = (document.querySelector(".status-line .you strong") || {}).textContent || "";
       const title = document.title.replace(/ — Keydom$/, "");
       const games = JSON.parse(localStorage.getItem("keydom.games") || "[]")
-        .filter(function (g) { return g.url !== location.pathname; });
-      games.unshift({ url: location.pathname, title: title, you: you, seen: new Date().toISOString() });
-      localStorage.setItem("keydom.games", JSON.stringify(games.slice(0, 20)));
+        .filter(function (g) { return g && g.url !== location.pathname; });
+      // The home page asks the server about each kept link (POST /api/my-games).
+      games.unshift({ url: location.pathname, game: gameId, role: "seat", token: token,
+                      title: title, you: you, seen: new Date().toISOString() });
+      localStorage.setItem("keydom.games", JSON.stringify(games.slice(0, 100)));
     } catch (err) { /* private mode: nothing to remember */ }
   }
 

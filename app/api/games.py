@@ -62,6 +62,8 @@ class CreatedOut(BaseModel):
     title: str
     url: str
     seats: list[SeatLinkOut]
+    host_token: str = Field(description="The host link's secret: GET /api/games/{id}/host with it shows every seat's link again.")
+    host_url: str = Field(description="The host page: seat links, who took which seat, who looked when.")
 
 
 class ActionIn(BaseModel):
@@ -71,7 +73,7 @@ class ActionIn(BaseModel):
 
 class SeatOut(BaseModel):
     seat: int
-    name: str = Field(description="The player's name, or 'Open seat N'.")
+    name: str = Field(description="The player's name, or 'Seat N (waiting for a player)' while the seat is open.")
     open: bool = Field(description="Nobody has claimed this seat yet.")
 
 
@@ -137,6 +139,8 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
         id=created.id,
         title=created.title,
         url=f"{root}/g/{created.id}",
+        host_token=created.host_token,
+        host_url=f"{root}/g/{created.id}/host/{created.host_token}",
         seats=[
             SeatLinkOut(seat=s.seat, name=s.name, token=s.token, url=f"{root}/g/{created.id}/seat/{s.token}")
             for s in created.seats

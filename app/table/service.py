@@ -27,7 +27,8 @@ from app.store.db import Database
 from app.store.models import Action, Game, Seat, utcnow
 
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
-from .tokens import new_game_id, new_token, same_hash, token_hash
+from .hosting import Hosting, TableLines, merge_table_lines
+from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
 LOG_PAGE = 200  # most log lines one history request returns
@@ -51,6 +52,7 @@ class CreatedGame:
     id: str
     title: str
     seats: list[SeatLink]
+    host_token: str  # the host link's secret; each seat's is derived from it (see hosting.py)
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,8 @@ class Table:
         self.hub = hub
         self.cache = StateCache()
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
+        self.hosting = Hosting(self)
+        hub.on_seats_changed.append(self.forget_seats)
 
     # --- Creating a game ---
     async def create_game(
@@ -156,12 +160,14 @@ class Table:
         except IllegalAction as refusal:
             raise BadRequest(str(refusal)) from None
         game_id = new_game_id()
-        links = [SeatLink(i, name, new_token()) for i, name in enumerate(names)]
+        host_token = new_token()
+        links = [SeatLink(i, name, derived_token(host_token, game_id, i, 0)) for i, name in enumerate(names)]
         async with self.db.write() as session:
             session.add(Game(
                 id=game_id, title=spec.id, options=chosen, players=len(players),
                 seed=seed, seed_given=secret is None, secret=None if secret is None else f"{secret:064x}",
                 status="active", version=0, snapshot=json.dumps(title.dump(state)),
+                host_hash=token_hash(host_token), host_name=next((n for n in names if n), None),
             ))
             await session.flush()
             session.add_all(
@@ -170,7 +176,7 @@ class Table:
             )
         self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
-        return CreatedGame(game_id, spec.id, links)
+        return CreatedGame(game_id, spec.id, links, host_token)
 
     async def claim_seat(self, game_id: str, token: str, name: str) -> None:
         """An invited friend names an open seat; the link becomes theirs."""
@@ -189,6 +195,7 @@ class Table:
             if claimed.rowcount != 1:
                 taken = (await session.execute(select(Seat.name).where(Seat.id == seat.id))).scalar_one()
                 raise Forbidden(f"This seat is already taken by {taken}.")
+            await self.hosting.seat_claimed(session, game_id, seat.seat, cleaned)
             self.cache.names.pop(game_id, None)
             await self.hub.notify_in_transaction(session, game_id, -1)
         await self.hub.publish(game_id, -1)
@@ -207,6 +214,7 @@ class Table:
         if token:
             known = self._seats_by_hash.get(token_hash(token))
             if known is not None and known[0] == game_id:
+                await self.hosting.saw(game_id, known[1])
                 return Viewer(game_id, known[1])
         async with self.db.read() as session:
             if (await session.execute(select(Game.id).where(Game.id == game_id))).first() is None:
@@ -215,7 +223,15 @@ class Table:
                 return Viewer(game_id, None)
             seat = await self._seat_for_token(session, game_id, token)
             self._remember_seat(seat.token_hash, game_id, seat.seat)
-            return Viewer(game_id, seat.seat)
+        await self.hosting.saw(game_id, seat.seat)
+        return Viewer(game_id, seat.seat)
+
+    def forget_seats(self, game_id: str) -> None:
+        """Seats changed (claimed, renamed, re-opened, a link replaced): check links and
+        names against the database again, so a replaced link stops at once."""
+        for digest in [d for d, (g, _) in self._seats_by_hash.items() if g == game_id]:
+            del self._seats_by_hash[digest]
+        self.cache.names.pop(game_id, None)
 
     def _remember_seat(self, digest: str, game_id: str, seat: int) -> None:
         if len(self._seats_by_hash) > 100_000:
@@ -236,7 +252,8 @@ class Table:
         """The viewer's view. With ``known_version`` (from a change notice) a cached game
         at least that new is used without touching the database."""
         snap, names = await self._seen(viewer.game_id, known_version)
-        return build_view(get_title(snap.title), snap, viewer.seat, names)
+        return build_view(get_title(snap.title), snap, viewer.seat, names,
+                          table_lines=self.hosting.lines.get(viewer.game_id, ()))
 
     async def view_if_changed(self, viewer: Viewer, seen: int, known_version: int | None = None) -> dict[str, Any] | None:
         """The viewer's view if it changed after view version ``seen``, else None (and no
@@ -244,7 +261,8 @@ class Table:
         snap, names = await self._seen(viewer.game_id, known_version)
         if snap.view_version(viewer.seat) <= seen:
             return None
-        return build_view(get_title(snap.title), snap, viewer.seat, names)
+        return build_view(get_title(snap.title), snap, viewer.seat, names,
+                          table_lines=self.hosting.lines.get(viewer.game_id, ()))
 
     async def _seen(self, game_id: str, known_version: int | None) -> tuple[Snapshot, list[str | None]]:
         snap = self.cache.get(game_id, known_version) if known_version is not None else None
@@ -279,6 +297,7 @@ class Table:
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
             )).scalars().all())
+            await self.hosting.load_lines(session, game_id)
         self.cache.names[game_id] = names
         return snap, names
 
@@ -360,7 +379,8 @@ class Table:
         self.cache.put(after)
         await self.hub.publish(after.game_id, after.version)
         notice_turns(self, title, snap, after)
-        return build_view(title, after, seat, names, core=cores[seat])
+        return build_view(title, after, seat, names, core=cores[seat],
+                          table_lines=self.hosting.lines.get(after.game_id, ()))
 
     async def _current(self, game_id: str, seat: int, version: int) -> tuple[Snapshot, list[str | None], bool]:
         """The game as cached if the seat's view there is at the version the player saw (a
@@ -493,9 +513,10 @@ def fingerprint(core: dict[str, Any]) -> str:
 
 
 def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str | None],
-               core: dict[str, Any] | None = None) -> dict[str, Any]:
+               core: dict[str, Any] | None = None, table_lines: TableLines = ()) -> dict[str, Any]:
     """The one dict every client gets: the API body, the websocket frame, the page's input.
-    Its ``version`` is the version of this viewer's own view (see ``Snapshot``)."""
+    Its ``version`` is the version of this viewer's own view (see ``Snapshot``).
+    ``table_lines`` are the table's own log lines (claims, the host's changes; hosting.py)."""
     core = core if core is not None else view_core(title, snap.state, seat)
     display = seat_names(names)
     return {
@@ -507,7 +528,7 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "seat": seat,
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
         **core,
-        "log": [name_seats(line, display) for line in core["log"]],
+        "log": merge_table_lines([name_seats(line, display) for line in core["log"]], core["log_total"], table_lines),
     }
 
 
@@ -517,7 +538,8 @@ def setup_seed(game: Game) -> int:
 
 
 def seat_names(names: list[str | None]) -> list[str]:
-    return [n if n else f"Open seat {i + 1}" for i, n in enumerate(names)]
+    """What pages call each seat: its player's name; an open seat has no name yet."""
+    return [n if n else f"Seat {i + 1} (waiting for a player)" for i, n in enumerate(names)]
 
 
 def name_seats(line: str, display: list[str]) -> str:

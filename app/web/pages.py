@@ -8,13 +8,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.api.deps import TableDep, TokenDep, base_url, same_origin
+from app.api.deps import TableDep, TokenDep, same_origin
 from app.api.ratelimit import check_create_rate
 from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
 from app.table.errors import BadRequest, Forbidden, NotFound
 
-from .render import game_context
+from .render import game_context, title_content
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -60,16 +60,8 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
         return templates.TemplateResponse(
             request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message}, status_code=422
         )
-    root = base_url(request)
-    links = [
-        {"seat": s.seat, "name": s.name, "url": f"{root}/g/{created.id}/seat/{s.token}"} for s in created.seats
-    ]
-    return templates.TemplateResponse(
-        request,
-        "created.html",
-        {"spec": spec, "game_id": created.id, "links": links, "spectator": f"{root}/g/{created.id}"},
-        headers={"Cache-Control": "no-store"},
-    )
+    # Post/redirect/get: the host page shows every link, and reloading it creates nothing.
+    return RedirectResponse(f"/g/{created.id}/host/{created.host_token}", status_code=303)
 
 
 def _read_new_game_form(spec: Any, form: Any) -> tuple[list[str | None], dict[str, Any], int | None]:
@@ -103,8 +95,9 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
     headers = {"Cache-Control": "no-store"}
     me = view["seats"][view["seat"]]
     if me["open"]:
+        invite = await table.hosting.invitation(game_id, view["seat"])
         return templates.TemplateResponse(
-            request, "claim.html", {"view": view, "token": token, "error": None}, headers=headers
+            request, "claim.html", {"view": view, "invite": invite, "token": token, "error": None}, headers=headers
         )
     return templates.TemplateResponse(request, "game.html", game_context(view, token=token), headers=headers)
 
@@ -117,9 +110,10 @@ async def claim(request: Request, game_id: str, token: str, table: TableDep) -> 
         await table.claim_seat(game_id, token, str(form.get("name", "")))
     except BadRequest as refusal:
         view = await table.view(await table.viewer(game_id, token))
-        return templates.TemplateResponse(
-            request, "claim.html", {"view": view, "token": token, "error": refusal.message}, status_code=422
-        )
+        invite = await table.hosting.invitation(game_id, view["seat"])
+        return templates.TemplateResponse(request, "claim.html",
+                                          {"view": view, "invite": invite, "token": token, "error": refusal.message},
+                                          status_code=422)
     return RedirectResponse(f"/g/{game_id}/seat/{token}", status_code=303)
 
 
@@ -137,5 +131,7 @@ async def rules(request: Request, title_id: str) -> Response:
     if not is_playable(title_id):
         raise NotFound("There are no rules here for that title yet.")
     spec = get_title(title_id).TITLE
-    return templates.TemplateResponse(request, f"rules/{title_id}.html", {"spec": spec})
+    return templates.TemplateResponse(
+        request, f"rules/{title_id}.html", {"spec": spec, "content": title_content(title_id)}
+    )
 

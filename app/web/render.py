@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 from typing import Any
 
 from app.games import get_title
@@ -30,7 +32,20 @@ def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
         "status_line": status_line(view, names),
         "title_partial": f"titles/_{view['title']}.html",
         "title_name": get_title(view["title"]).TITLE.name,
+        "content": title_content(view["title"]),
     }
+
+
+@functools.cache
+def title_content(title_id: str) -> dict[str, Any]:
+    """A title's static tables (its ``content.content_json()``, e.g. every worker's power),
+    for boards and rules pages that show more than a view carries; {} if it has none."""
+    try:
+        content = importlib.import_module(f"{get_title(title_id).__name__}.content")
+    except ModuleNotFoundError:  # a title without a content module
+        return {}
+    tables = getattr(content, "content_json", None)
+    return tables() if callable(tables) else {}
 
 
 def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
@@ -40,12 +55,15 @@ def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
             return f"Game over — {winners[0]} wins!"
         return "Game over — shared victory: " + ", ".join(winners) + "."
     waiting = [s for s in view["to_act"]]
+    # An open seat has no player to wait for yet: say that a player must take it first.
+    unseated = [f"seat {s + 1}" for s in waiting if view["seats"][s]["open"]]
+    also = f" Play waits for a player to take {_and(unseated)}: the host has the invite link." if unseated else ""
+    others = [names[s] for s in waiting if s != view["seat"] and not view["seats"][s]["open"]]
     if view["seat"] in waiting:
-        others = [names[s] for s in waiting if s != view["seat"]]
-        return "Your move." + (f" Also waiting for {_and(others)}." if others else "")
-    if waiting:
-        return f"Waiting for {_and([names[s] for s in waiting])}."
-    return "Waiting…"
+        return "Your move." + (f" Also waiting for {_and(others)}." if others else "") + also
+    if others:
+        return f"Waiting for {_and(others)}." + also
+    return also.strip() or "Waiting…"
 
 
 def _and(items: list[str]) -> str:
