@@ -14,7 +14,7 @@ from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
 from app.table.errors import BadRequest, Forbidden, NotFound
 
-from .render import game_context
+from .render import game_context, title_content
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -131,5 +131,7 @@ async def rules(request: Request, title_id: str) -> Response:
     if not is_playable(title_id):
         raise NotFound("There are no rules here for that title yet.")
     spec = get_title(title_id).TITLE
-    return templates.TemplateResponse(request, f"rules/{title_id}.html", {"spec": spec})
+    return templates.TemplateResponse(
+        request, f"rules/{title_id}.html", {"spec": spec, "content": title_content(title_id)}
+    )
 

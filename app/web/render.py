@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 from typing import Any
 
 from app.games import get_title
@@ -30,7 +32,20 @@ def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
         "status_line": status_line(view, names),
         "title_partial": f"titles/_{view['title']}.html",
         "title_name": get_title(view["title"]).TITLE.name,
+        "content": title_content(view["title"]),
     }
+
+
+@functools.cache
+def title_content(title_id: str) -> dict[str, Any]:
+    """A title's static tables (its ``content.content_json()``, e.g. every worker's power),
+    for boards and rules pages that show more than a view carries; {} if it has none."""
+    try:
+        content = importlib.import_module(f"{get_title(title_id).__name__}.content")
+    except ModuleNotFoundError:  # a title without a content module
+        return {}
+    tables = getattr(content, "content_json", None)
+    return tables() if callable(tables) else {}
 
 
 def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
