@@ -180,24 +180,25 @@ def fields_next_to(p: Player, ref: Ref) -> list[Ref]:
     return [n for n in NEIGHBOURS[ref] if n in p.fields]
 
 
-def worker_spaces(p: Player, worker_id: str, replace: bool = True) -> list[Ref]:
+def open_spaces(p: Player) -> list[tuple[Ref, int, str | None]]:
+    """Spaces a worker could stand on, as (space, field tiles it touches, worker already
+    there): no field tile on it and no worker next to it."""
+    out = []
+    for ref, near in NEIGHBOURS.items():
+        if ref in p.fields or any(n in p.workers for n in near):
+            continue
+        out.append((ref, sum(n in p.fields for n in near), p.workers.get(ref)))
+    return out
+
+
+def worker_spaces(p: Player, worker_id: str, replace: bool = True,
+                  spaces: list[tuple[Ref, int, str | None]] | None = None) -> list[Ref]:
     """Where a worker may go on this board: touching at least as many field tiles as its
     number, not touching another worker, on an empty space or (``replace``) on the space
     of a lower-numbered worker."""
     value = WORKERS[worker_id].value
-    out = []
-    for ref in SPACES:
-        if ref in p.fields:
-            continue
-        there = p.workers.get(ref)
-        if there is not None and not (replace and WORKERS[there].value < value):
-            continue
-        if len(fields_next_to(p, ref)) < value:
-            continue
-        if any(n in p.workers for n in NEIGHBOURS[ref]):
-            continue
-        out.append(ref)
-    return out
+    return [ref for ref, touching, there in (open_spaces(p) if spaces is None else spaces)
+            if touching >= value and (there is None or replace and WORKERS[there].value < value)]
 
 
 def workers_at_home(g: Game, p: Player) -> list[str]:
@@ -466,8 +467,9 @@ def gain_is_settled(g: Game, job: Job) -> bool:
 # --- Action B: Play or remove a worker tile ---
 
 def play_options(g: Game, p: Player) -> list[Option]:
+    spaces = open_spaces(p)
     return [Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}")
-            for w in workers_at_home(g, p) if worker_spaces(p, w)]
+            for w in workers_at_home(g, p) if worker_spaces(p, w, spaces=spaces)]
 
 
 def remove_options(p: Player) -> list[Option]:
