@@ -257,3 +257,31 @@ def test_a_second_registry_tile_may_follow_with_its_own_bid():
 
 def test_no_counters_no_registry_tile():
     assert not any(o.startswith("registry:") for o in ids(game(), 0))
+
+
+def test_a_townsfolk_removed_goes_back_to_the_town_board():
+    g = lay(game(), 0, "E5 E4 D3 C4")
+    g.players[0].workers["D4"] = "miller"
+    g.town.remove("miller")
+    g = act(g, 0, "remove:D4")
+    assert "miller" in g.town and g.players[0].workers == {}
+
+
+def test_harvesting_with_the_supply_empty_takes_nothing_and_asks_nothing():
+    g = lay(game(), 0, "C3 C4")
+    for c in g.supply:
+        g.supply[c] = 0
+    g = act(g, 0, "harvest:C3")
+    assert held(g, 0) == {} and g.queue == [] and all(g.players[0].fields.values())
+    assert "the supply is empty" in g.log[-1]
+
+
+def test_whether_a_seat_can_afford_a_second_tile_changes_nothing_the_others_see():
+    rich = stock(stock(game(), 0, "A1", "red"), 1, "G8", "green")
+    poor = stock(stock(game(), 0, "A1", "red"), 1, "G8", "green")
+    rich.players[0].counters["green"] += 1  # behind the screen only: the supply stays the same
+    rich, poor = act(rich, 0, "take:0:0"), act(poor, 0, "take:0:0")
+    assert "take:1:0" in ids(rich, 0) and "take:1:0" not in ids(poor, 0)  # its own choices differ...
+    assert kh.to_act(rich) == kh.to_act(poor) == {0}  # ...but it is asked either way
+    for seat in (None, 1):
+        assert kh.view(rich, seat)["public"] == kh.view(poor, seat)["public"]
