@@ -70,6 +70,11 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                     sub.client_since = None
                 if sub.force:  # seats changed (a name was claimed) or the hub reconnected
                     sub.force = False
+                    try:  # a link the host replaced stops here too, at once
+                        viewer = await table.viewer(game_id, token)
+                    except TableError as refusal:
+                        await websocket.close(code=CLOSE_REFUSED, reason=refusal.message[:120])
+                        return
                     sent = await _send_view(websocket, table, viewer, sent, force=True)
                 if sub.newest > handled:  # the game moved on; maybe not what this viewer sees
                     handled = sub.newest

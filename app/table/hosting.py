@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Sequence
 
 from sqlalchemy import insert, select, update
@@ -182,10 +182,10 @@ class Hosting:
         awaited = set(view["to_act"])
         return HostedGame(
             id=game_id, title=game.title, title_name=get_title(game.title).TITLE.name, status=view["status"],
-            host_name=game.host_name, created_at=game.created_at, updated_at=game.updated_at,
+            host_name=game.host_name, created_at=_utc(game.created_at), updated_at=_utc(game.updated_at),
             winners=[view["seats"][w]["name"] for w in view["result"]["winners"]] if view["result"] else None,
             seats=[HostedSeat(s.seat, s.name, derived_token(host_token, game_id, s.seat, s.link_generation),
-                              s.claimed_at, s.seen_at, s.seat in awaited and view["status"] == "active")
+                              _utc(s.claimed_at), _utc(s.seen_at), s.seat in awaited and view["status"] == "active")
                    for s in seats],
         )
 
@@ -297,6 +297,11 @@ def merge_table_lines(lines: list[str], log_total: int, table_lines: TableLines)
     return merged
 
 
+def _utc(moment: datetime | None) -> Any:
+    """SQLite hands back naive times; every time here was written in UTC."""
+    return moment.replace(tzinfo=timezone.utc) if moment is not None and moment.tzinfo is None else moment
+
+
 def _spectator(game_id: str) -> Any:
     from .service import Viewer  # service imports this module
 
@@ -312,7 +317,7 @@ def _my_game(token: str, role: str, seat: int | None, view: dict[str, Any], upda
         seat=seat, you=None if seat is None or seats[seat]["open"] else seats[seat]["name"],
         seats=seats, to_act=to_act, your_turn=seat is not None and seat in to_act,
         waiting_on_open=any(seats[s]["open"] for s in to_act), status=view["status"], winners=winners,
-        updated_at=updated_at,
+        updated_at=_utc(updated_at),
     )
 
 
