@@ -658,7 +658,8 @@ def choose_take(g: Game, p: Player, option_id: str) -> None:
             owner.counters[c] += 2 * n
         paid = f"paying {seat_ref(owner.seat)} {counters_text(bid)}, who takes that and the bid behind their screen"
     ref = entry["tile"]
-    g.log.append(f"{seat_ref(p.seat)} transfers {tile_text(ref)} from {seat_ref(owner.seat)}'s store, {paid}.")
+    source = "their own store" if owner is p else f"{seat_ref(owner.seat)}'s store"
+    g.log.append(f"{seat_ref(p.seat)} transfers {tile_text(ref)} from {source} to their board, {paid}.")
     displaced = p.workers.pop(ref, None)
     p.fields[ref] = False
     if displaced:
