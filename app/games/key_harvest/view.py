@@ -15,7 +15,7 @@
                  "more", "resettle", "hail", "bloom", "start"); for "place"/"power" also
                  "worker" and (power) "space". A bid being made is private: while a seat
                  composes one, this shows the step it came from (None or "more")
-    players      [{seat, colour, board, store, home, fields, tiles}]:
+    players      [{seat, colour, board, store, home, fields, tiles, groups}]:
                    board  56 spaces [{ref, q, r, tile: {crop, harvested} | None,
                           worker: {id, name, value, mark, townsfolk} | None}]
                    store  [{slot, tile, crop, bid: {crop: n}}] (bids are public, as on the table)
