@@ -44,7 +44,7 @@ from app.games.rng import Rng
 
 from .content import (BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
                       EVENTS_REMOVED, FARMHANDS, FIELDS, NEIGHBOURS, PLAYER_COLOURS, REGISTRY_SPACES,
-                      SPACES, START_DRAWS, START_PAIRS, STORE_SIZE, TOWNSFOLK, WORKERS, Crop, Ref,
+                      START_DRAWS, START_PAIRS, STORE_SIZE, TOWNSFOLK, WORKERS, Crop, Ref,
                       is_event)
 
 Seat = int
@@ -905,7 +905,8 @@ def choose_event(g: Game, p: Player, option_id: str) -> None:
         settle_tile(g, p, ref, EVENTS[g.resolving].name if g.resolving else "Resettlement")
     else:
         p.fields[ref] = kind == "hail"
-        g.log.append(f"{seat_ref(p.seat)} turns {tile_text(ref)} to its {'harvested' if kind == 'hail' else 'crop'} side.")
+        side = "harvested" if kind == "hail" else "crop"
+        g.log.append(f"{seat_ref(p.seat)} turns {tile_text(ref)} to its {side} side.")
 
 
 def event_done(g: Game) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import app.games.key_harvest as kh
 from app.games.key_harvest.content import EVENTS, is_event
 
-from .support import act, crop, game, give, held, ids, lay, stock, take_out, top_of_bag
+from .support import act, game, give, held, ids, lay, stock, take_out, top_of_bag
 
 
 def draw_after_bid(g, *tiles):
