@@ -45,7 +45,7 @@ from app.games.rng import Rng
 from .content import (BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
                       EVENTS_REMOVED, FARMHANDS, FIELDS, NEIGHBOURS, PLAYER_COLOURS, REGISTRY_SPACES,
                       START_DRAWS, START_PAIRS, STORE_SIZE, TOWNSFOLK, WORKERS, Crop, Ref,
-                      is_event)
+                      describe_event, is_event)
 
 Seat = int
 Job = dict[str, Any]  # one step of the queue
@@ -255,13 +255,13 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
     g = Game(players=[Player(s, PLAYER_COLOURS[s]) for s in range(players)], options=dict(options), rng="")
     g.town = list(TOWNSFOLK)
     g.supply = {c: CROP_KINDS[c].counters for c in CROPS}
+    g.log.append(f"A game of Key Harvest for {players} players. Each player draws "
+                 f"{START_DRAWS[players].each} crop counters in secret.")
     deal_start_pairs(g, rng)
     deal_start_counters(g, rng)
     fill_bag(g, rng)
     g.start_chooser = rng.randrange(players)  # the colour drawn from the bag
     g.rng = rng.state
-    g.log.append(f"A game of Key Harvest for {players} players. Each player draws "
-                 f"{START_DRAWS[players].each} crop counters in secret.")
     g.log.append(f"{seat_ref(g.start_chooser)}'s colour is drawn: {seat_ref(g.start_chooser)} "
                  "names the start player.")
     g.queue = [{"do": "start", "seat": g.start_chooser}]
@@ -320,7 +320,8 @@ def choose_start(g: Game, p: Player, option_id: str) -> None:
     g.queue.pop(0)
     g.turn = int(option_id.removeprefix("start:"))
     g.phase = PLAY
-    g.log.append(f"{seat_ref(p.seat)} names {seat_ref(g.turn)} start player.")
+    g.log.append(f"{seat_ref(p.seat)} starts." if g.turn == p.seat
+                 else f"{seat_ref(p.seat)} names {seat_ref(g.turn)} start player.")
     begin_turn(g)
 
 
@@ -797,7 +798,7 @@ def place_event(g: Game, job: Job) -> None:
     seven tiles; then it is resolved for every player, clockwise from the drawer."""
     event = EVENTS[job["id"]]
     g.track.append(event.id)
-    g.log.append(f"Event {len(g.track)}: {event.name} is drawn by {seat_ref(job['drawer'])}.")
+    g.log.append(f"Event {len(g.track)}: {event.name} is drawn by {seat_ref(job['drawer'])}. {describe_event(event)}")
     if len(g.track) == CHECK_SPACE:
         seven_tile_check(g)
     if len(g.track) == EVENT_SPACES:

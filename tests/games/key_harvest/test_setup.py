@@ -78,9 +78,11 @@ def test_the_drawn_colours_owner_names_the_start_player():
     chooser = g.start_chooser
     assert kh.to_act(g) == {chooser}
     assert ids(g, chooser) == ["start:0", "start:1", "start:2"]
-    g = kh.apply(g, chooser, "start:2")
-    assert g.turn == 2 and kh.to_act(g) == {2} and g.phase == "play"
-    assert any("names {seat2} start player" in line for line in g.log)
+    other = (chooser + 1) % 3
+    started = kh.apply(g, chooser, f"start:{other}")
+    assert started.turn == other and kh.to_act(started) == {other} and started.phase == "play"
+    assert f"{{seat{chooser}}} names {{seat{other}}} start player." in started.log
+    assert f"{{seat{chooser}}} starts." in kh.apply(g, chooser, f"start:{chooser}").log
 
 
 def test_player_counts_outside_two_to_four_are_refused():
