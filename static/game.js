@@ -14,6 +14,9 @@
   let socket = null;
   let retry = 0;
   let seatsKey = null;
+  // Log lines older than the view carries, fetched on "Earlier…": line number -> text.
+  const older = new Map();
+  let oldest = null; // the number of the oldest line fetched
 
   function authHeaders(extra) {
     const headers = Object.assign({}, extra || {});
@@ -31,6 +34,7 @@
     if (!response.ok) return;
     const html = await response.text();
     body.innerHTML = html;
+    drawEarlier();
     const line = body.querySelector(".status-line");
     if (line) version = Number(line.dataset.version);
     root.dataset.version = String(version);
@@ -62,7 +66,62 @@
     }
   }
 
+  async function fetchLog(before, limit) {
+    const response = await fetch("/api/games/" + gameId + "/log?before=" + before + "&limit=" + limit,
+                                 { cache: "no-store" });
+    if (!response.ok) throw new Error("log " + response.status);
+    const page = await response.json();
+    page.lines.forEach(function (text, i) { older.set(page.first + i, text); });
+    if (page.lines.length && (oldest === null || page.first < oldest)) oldest = page.first;
+  }
+
+  async function showEarlier(button) {
+    button.disabled = true;
+    try {
+      await fetchLog(oldest || Number(button.dataset.before), 100);
+      drawEarlier();
+    } catch (err) {
+      say("Could not load the earlier lines of the log. Try again in a moment.");
+      button.disabled = false;
+    }
+  }
+
+  // Put the fetched lines under the ones the server drew (newest first, like them). The
+  // server's window moves on as the game does: fetch any lines that fell between the two.
+  function drawEarlier() {
+    const list = body.querySelector(".log ol");
+    const button = body.querySelector(".log-earlier");
+    if (!list || oldest === null) return;
+    const first = Number(list.dataset.first);
+    let newest = oldest;
+    while (older.has(newest + 1)) newest += 1;
+    if (newest < first - 1) {
+      if (first - 1 - newest > 200) { older.clear(); oldest = null; return; }
+      fetchLog(first, first - 1 - newest).then(drawEarlier, function () { older.clear(); oldest = null; });
+      return;
+    }
+    list.querySelectorAll("li.earlier").forEach(function (item) { item.remove(); });
+    for (let n = first - 1; n >= oldest; n -= 1) {
+      const item = document.createElement("li");
+      item.className = "earlier";
+      item.textContent = older.get(n);
+      list.appendChild(item);
+    }
+    if (button && oldest <= 1) {
+      button.remove(); // the whole log is shown
+    } else if (button) {
+      button.dataset.before = String(oldest);
+      button.disabled = false;
+    }
+  }
+
   body.addEventListener("click", function (event) {
+    const earlier = event.target.closest(".log-earlier");
+    if (earlier) {
+      event.preventDefault();
+      showEarlier(earlier);
+      return;
+    }
     const target = event.target.closest("[data-option]");
     if (!target || !body.contains(target)) return;
     event.preventDefault();

@@ -113,7 +113,9 @@ class ViewOut(BaseModel):
     public: dict[str, Any] = Field(description="What everyone sees; its fields are the title's (see docs/titles/).")
     private: dict[str, Any] | None = Field(description="This seat's own screen; null for spectators.")
     log: list[str] = Field(description="What happened lately, oldest first (the last 50 lines; see /log for more).")
-    log_total: int = Field(description="Lines written in the whole game; the newest line of `log` is this one.")
+    log_total: int = Field(description="Lines written by the game's rules so far; the newest is line `log_total`.")
+    log_first: int = Field(description=("The number of the oldest rules line in `log` (lines are numbered from 1); "
+                                        "GET /api/games/{id}/log?before=<log_first> gives the ones before it."))
     options: list[OptionOut] = Field(description="Every choice this seat may make now; empty for spectators.")
     result: ResultOut | None = Field(description="Scores and winners once the game is over.")
 

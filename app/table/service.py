@@ -32,6 +32,7 @@ from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
 
 MAX_NAME = 40
 LOG_PAGE = 200  # most log lines one history request returns
+KEEP_VIEWS = 256  # games whose newest views are kept for the frames an action causes
 MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
 SECRET_BITS = 256  # hidden draws come from this many bits of server randomness per game
 GAMES = Game.__table__
@@ -130,6 +131,8 @@ class Table:
         self.hub = hub
         self.cache = StateCache()
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
+        # The views an action built (to see whose changed), reused for the frames it causes.
+        self._cores: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
         self.hosting = Hosting(self)
         hub.on_seats_changed.append(self.forget_seats)
 
@@ -252,7 +255,7 @@ class Table:
         """The viewer's view. With ``known_version`` (from a change notice) a cached game
         at least that new is used without touching the database."""
         snap, names = await self._seen(viewer.game_id, known_version)
-        return build_view(get_title(snap.title), snap, viewer.seat, names,
+        return build_view(get_title(snap.title), snap, viewer.seat, names, self._core(snap, viewer.seat),
                           table_lines=self.hosting.lines.get(viewer.game_id, ()))
 
     async def view_if_changed(self, viewer: Viewer, seen: int, known_version: int | None = None) -> dict[str, Any] | None:
@@ -261,8 +264,20 @@ class Table:
         snap, names = await self._seen(viewer.game_id, known_version)
         if snap.view_version(viewer.seat) <= seen:
             return None
-        return build_view(get_title(snap.title), snap, viewer.seat, names,
+        return build_view(get_title(snap.title), snap, viewer.seat, names, self._core(snap, viewer.seat),
                           table_lines=self.hosting.lines.get(viewer.game_id, ()))
+
+    def _core(self, snap: Snapshot, seat: int | None) -> dict[str, Any] | None:
+        version, cores = self._cores.get(snap.game_id, (-1, []))
+        if version != snap.version:
+            return None
+        return cores[-1] if seat is None or not 0 <= seat < len(cores) - 1 else cores[seat]
+
+    def _keep_cores(self, game_id: str, version: int, cores: list[dict[str, Any]]) -> None:
+        self._cores[game_id] = (version, cores)
+        self._cores.move_to_end(game_id)
+        while len(self._cores) > KEEP_VIEWS:
+            self._cores.popitem(last=False)
 
     async def _seen(self, game_id: str, known_version: int | None) -> tuple[Snapshot, list[str | None]]:
         snap = self.cache.get(game_id, known_version) if known_version is not None else None
@@ -377,6 +392,7 @@ class Table:
         after = Snapshot(snap.game_id, snap.title, game_version, status, new_state, snap.seed_given,
                          view_versions=view_versions, fingerprints=prints)
         self.cache.put(after)
+        self._keep_cores(after.game_id, after.version, cores)
         await self.hub.publish(after.game_id, after.version)
         notice_turns(self, title, snap, after)
         return build_view(title, after, seat, names, core=cores[seat],
@@ -529,6 +545,8 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
         **core,
         "log": merge_table_lines([name_seats(line, display) for line in core["log"]], core["log_total"], table_lines),
+        # the number of the oldest title line in "log": earlier ones are paged from /log
+        "log_first": core["log_total"] - len(core["log"]) + 1,
     }
 
 
