@@ -1,0 +1,79 @@
+"""The game page shows the newest log lines and pages back through the rest on request."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def play(base: str, game: dict, actions: int, rng: random.Random) -> None:
+    """Random Keythedral choices through the API that never buy a tile (the game goes on)."""
+    with httpx.Client(base_url=base) as http:
+        for _ in range(actions):
+            public = http.get(f"/api/games/{game['id']}").json()
+            seat = rng.choice(public["to_act"])
+            headers = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+            mine = http.get(f"/api/games/{game['id']}", headers=headers).json()
+            ids = [o["id"] for o in mine["options"]]
+            choice = rng.choice([i for i in ids if not i.startswith("tile:")] or ids)
+            answer = http.post(f"/api/games/{game['id']}/actions", headers=headers,
+                               json={"option": choice, "version": mine["version"]})
+            assert answer.status_code == 200, answer.text
+
+
+def log_items(page) -> list[str]:
+    return page.locator(".log li").all_inner_texts()
+
+
+def whole_log(base: str, game_id: str) -> list[str]:
+    """Every line, newest first, paged from the API."""
+    lines: list[str] = []
+    before = None
+    while before != 1:
+        params = {"limit": 200, **({"before": before} if before else {})}
+        page = httpx.get(f"{base}/api/games/{game_id}/log", params=params).json()
+        lines = page["lines"] + lines
+        before = page["first"]
+    return lines[::-1]
+
+
+def test_earlier_lines_are_paged_in_and_stay_as_the_game_goes_on(live_server, browser):
+    response = httpx.post(f"{live_server.url}/api/games",
+                          json={"title": "keythedral", "players": ["Ann", "Bob"], "seed": 5})
+    game = response.json()
+    rng = random.Random(7)
+    play(live_server.url, game, 170, rng)
+
+    for width, height, name in ((1280, 900, "wide"), (390, 844, "phone")):
+        everything = whole_log(live_server.url, game["id"])
+        assert len(everything) > 150  # three pages on the game page: 50 shown, then 100 more at a time
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)  # lets the test evaluate JS
+        page = context.new_page()
+        page.goto(game["seats"][0]["url"])
+        page.wait_for_function("window.keydom !== undefined")
+        assert log_items(page) == everything[:50]
+        shown = 50
+        while page.locator(".log-earlier").count():
+            page.locator(".log-earlier").click()
+            shown = min(shown + 100, len(everything))
+            page.wait_for_function(f"document.querySelectorAll('.log li').length === {shown}")
+            assert log_items(page) == everything[:shown]
+        assert shown == len(everything)  # the button went once the first line was shown
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator(".log").screenshot(path=str(ARTIFACTS / f"log-history-{name}.png"))
+
+        # The game goes on: the new lines come in on top, the fetched ones stay below, once each.
+        before = int(page.locator("#game").get_attribute("data-version"))
+        play(live_server.url, game, 12, rng)
+        page.wait_for_function(f"Number(document.getElementById('game').dataset.version) > {before}")
+        latest = whole_log(live_server.url, game["id"])
+        page.wait_for_function(f"document.querySelectorAll('.log li').length === {len(latest)}")
+        assert log_items(page) == latest
+        page.screenshot(path=str(ARTIFACTS / f"log-history-page-{name}.png"), full_page=True)
+        context.close()
