@@ -80,7 +80,40 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _install_error_handlers(app)
     _install_security_headers(app)
+    _truthful_openapi(app)
     return app
+
+
+def _truthful_openapi(app: FastAPI) -> None:
+    """Whatever a router declared, the document says what the server does: every refusal is
+    ErrorOut (422 too: describe_validation turns pydantic's list into one sentence) and
+    every route may answer 413 (BodyLimit sees every request)."""
+    from app.api.games import REFUSALS, ErrorOut
+
+    build = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        error = {"$ref": "#/components/schemas/ErrorOut"}
+        for methods in schema.get("paths", {}).values():
+            for operation in methods.values():
+                responses = operation.setdefault("responses", {})
+                responses.setdefault("413", {"description": REFUSALS[413]})
+                for status, response in responses.items():
+                    if status.startswith("4"):
+                        response["content"] = {"application/json": {"schema": error}}
+                        if response.get("description") in (None, "", "Validation Error"):
+                            response["description"] = REFUSALS.get(int(status), "Refused.")
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.setdefault("ErrorOut", ErrorOut.model_json_schema())
+        for unused in ("HTTPValidationError", "ValidationError"):
+            components.pop(unused, None)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _tune_garbage_collector() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app.games import titles_json
@@ -13,6 +14,11 @@ from app.web.encode import JSONView
 
 from .deps import TableDep, TokenDep, base_url
 from .ratelimit import check_action_rate, check_create_rate
+
+
+class ViewJSON(JSONView, JSONResponse):
+    """JSONView (orjson, no validation on the way out), known to FastAPI as JSON so that
+    the OpenAPI document shows the view's schema (ViewOut) instead of a string."""
 
 
 class ErrorOut(BaseModel):
@@ -150,7 +156,7 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
     )
 
 
-@router.get("/games/{game_id}", response_class=JSONView, response_model=ViewOut,
+@router.get("/games/{game_id}", response_class=ViewJSON, response_model=ViewOut,
             responses=refusals(401, 403, 404, 422))
 async def get_game(game_id: str, table: TableDep, token: TokenDep) -> JSONView:
     """The game as this seat sees it (no token: as a spectator)."""
@@ -176,7 +182,7 @@ async def game_log(
     return await table.log_page(game_id, before, limit)
 
 
-@router.post("/games/{game_id}/actions", response_class=JSONView, response_model=ViewOut,
+@router.post("/games/{game_id}/actions", response_class=ViewJSON, response_model=ViewOut,
              responses=refusals(400, 401, 403, 404, 409, 422, 429))
 async def take_action(game_id: str, body: ActionIn, table: TableDep, token: TokenDep, request: Request) -> JSONView:
     """Take one of the options your view lists; answers with your new view."""
