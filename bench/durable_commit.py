@@ -5,11 +5,13 @@ parts: "writer" hands the action writer only the writes of an action (conditiona
 version update with a real snapshot, plus the log row), so it shows the commit path
 alone; "table" sends real actions through the table in-process (rules, then the same
 writes). For each setting it prints committed actions/s, transactions/s (so the mean
-batch size), and the p50/p99 time of one action from call to answer.
+batch size), the p50/p99 time of one action from call to answer, and this process's CPU
+time per committed action (all threads; less disturbed by other load than the rates).
 
     .venv/bin/python bench/durable_commit.py                      # the full grid, 3 s per cell
     .venv/bin/python bench/durable_commit.py --seconds 5 --concurrency 1 8 32 --parts writer
     .venv/bin/python bench/durable_commit.py --dir /path/on/the/disk/to/measure
+    .venv/bin/python bench/durable_commit.py --repeat 3                # medians of 3 rounds (busy machines)
 
 synchronous NORMAL survives a killed process but can lose the last commits on power loss;
 FULL waits for the disk at every COMMIT (the server's setting). "batch 1" is one
@@ -24,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -133,10 +136,10 @@ async def run_cell(directory: Path, part: str, synchronous: str, max_batch: int,
         assert writer is not None
         tx0, done0 = writer.transactions, writer.committed
         measuring = True
-        began = time.perf_counter()
+        began, cpu_began = time.perf_counter(), time.process_time()
         await asyncio.sleep(seconds)
         measuring = False
-        elapsed = time.perf_counter() - began
+        elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu_began
         tx, done = writer.transactions - tx0, writer.committed - done0
         await asyncio.gather(*bots)
     finally:
@@ -144,24 +147,35 @@ async def run_cell(directory: Path, part: str, synchronous: str, max_batch: int,
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
     return {"actions": done / elapsed, "transactions": tx / elapsed, "batch": done / tx if tx else float("nan"),
-            "p50": percentile(latencies, 50), "p99": percentile(latencies, 99)}
+            "p50": percentile(latencies, 50), "p99": percentile(latencies, 99),
+            "cpu_ms": cpu * 1000 / done if done else float("nan")}
 
 
 async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         directory = Path(tmp)
         print(f"SQLite file in {directory} (fsync of 4 KB there: median {fsync_ms(directory):.2f} ms); "
-              f"{TITLE}, {PLAYERS} players, {args.seconds:.0f} s per cell", flush=True)
+              f"{TITLE}, {PLAYERS} players, {args.seconds:g} s per cell", flush=True)
+        cells = [(part, synchronous, batch, concurrency) for part in args.parts for synchronous in args.synchronous
+                 for batch in (1, MAX_BATCH) for concurrency in args.concurrency]
+        # Rounds go through every cell in turn, so load from elsewhere on the machine
+        # spreads over all settings instead of spoiling one; each cell shows its median.
+        runs: dict[tuple[str, str, int, int], list[dict[str, float]]] = {cell: [] for cell in cells}
+        for n in range(args.repeat):
+            for cell in cells:
+                part, synchronous, batch, concurrency = cell
+                runs[cell].append(await run_cell(directory, part, synchronous, batch, concurrency, args.seconds,
+                                                 args.seed + n))
+            print(f"  round {n + 1}/{args.repeat} done", file=sys.stderr, flush=True)
         print(f"{'part':>6} {'synchronous':>11} {'batch':>6} {'games':>5} {'actions/s':>10} {'commits/s':>10} "
-              f"{'per commit':>10} {'p50 ms':>7} {'p99 ms':>7}", flush=True)
-        for part in args.parts:
-            for synchronous in args.synchronous:
-                for batch in (1, MAX_BATCH):
-                    for concurrency in args.concurrency:
-                        r = await run_cell(directory, part, synchronous, batch, concurrency, args.seconds, args.seed)
-                        print(f"{part:>6} {synchronous:>11} {batch:>6} {concurrency:>5} {r['actions']:>10.0f} "
-                              f"{r['transactions']:>10.0f} {r['batch']:>10.1f} {r['p50']:>7.2f} {r['p99']:>7.2f}",
-                              flush=True)
+              f"{'per commit':>10} {'p50 ms':>7} {'p99 ms':>7} {'CPU ms/action':>13}", flush=True)
+        for cell in cells:
+            part, synchronous, batch, concurrency = cell
+            r = {key: statistics.median(run[key] for run in runs[cell]) for key in runs[cell][0]}
+            print(f"{part:>6} {synchronous:>11} {batch:>6} {concurrency:>5} {r['actions']:>10.0f} "
+                  f"{r['transactions']:>10.0f} {r['batch']:>10.1f} {r['p50']:>7.2f} {r['p99']:>7.2f} {r['cpu_ms']:>13.2f}",
+                  flush=True)
+        print(f"fsync of 4 KB at the end: median {fsync_ms(directory):.2f} ms", flush=True)
 
 
 def main() -> None:
@@ -173,6 +187,7 @@ def main() -> None:
     parser.add_argument("--synchronous", nargs="+", default=["NORMAL", "FULL"], choices=["NORMAL", "FULL", "EXTRA"])
     parser.add_argument("--dir", default=str(ROOT), help="where to put the database (default: the project folder)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1, help="rounds over all cells; each figure is the median over rounds")
     asyncio.run(main_async(parser.parse_args()))
 
 
