@@ -21,9 +21,10 @@ import apprise
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from app.store.models import Action
+from app.store.models import Action, Seat
 from app.table.errors import BadRequest, Forbidden
 from app.table.service import Table, Viewer
+from app.table.tokens import same_hash, token_hash
 
 from . import messages
 from .channels import ASSET, BadChannel, apprise_url, email_channel, service_name, shown
@@ -204,11 +205,14 @@ class Notifier:
         within the quiet period after its last message. A newer kind replaces an older."""
         if not seats:
             return
-        async with self.db.write() as session:
+        async with self.db.read() as session:  # most games ask for nothing: no write then
             told = (await session.execute(
                 select(SETTINGS.c.seat, SETTINGS.c.last_told_at)
                 .where(SETTINGS.c.game_id == game_id, SETTINGS.c.seat.in_(sorted(seats)))
             )).all()
+        if not told:
+            return
+        async with self.db.write() as session:
             for seat, last_told in told:
                 due = max(now + self.config.delay, (last_told or 0.0) + self.config.quiet)
                 await session.execute(self._upsert_pending(game_id, seat, kind, due, version))
@@ -252,6 +256,9 @@ class Notifier:
     async def _write_message(self, row: Any, now: float) -> None:
         """Decide from the seat's own view, now, what (if anything) it is told."""
         target = await self.seat_channels(row.game_id, row.seat)
+        if target is not None and not await self._link_still_opens(row.game_id, row.seat, target.link):
+            target = None  # the seat's link was replaced or the seat re-opened: not theirs now
+            await self._forget(row.game_id, row.seat)
         view = await self.table.view(Viewer(row.game_id, row.seat))
         owes = row.seat in view["to_act"] and view["result"] is None
         looking = await self.has_page_open(row.game_id, row.seat, now)
@@ -278,6 +285,18 @@ class Notifier:
                 await session.execute(update(SETTINGS).where(
                     SETTINGS.c.game_id == row.game_id, SETTINGS.c.seat == row.seat).values(last_told_at=now))
                 await self._queue_in(session, row.game_id, row.seat, target.channels(), row.kind, message, now)
+
+    async def _link_still_opens(self, game_id: str, seat: int, link: str) -> bool:
+        """The stored link's token is still this seat's, and the seat is still taken."""
+        token = link.rsplit("/seat/", 1)[-1]
+        async with self.db.read() as session:
+            row = (await session.execute(select(Seat.token_hash, Seat.name).where(
+                Seat.game_id == game_id, Seat.seat == seat))).first()
+        return row is not None and row.name is not None and same_hash(row.token_hash, token_hash(token))
+
+    async def _forget(self, game_id: str, seat: int) -> None:
+        async with self.db.write() as session:
+            await session.execute(delete(SETTINGS).where(SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat))
 
     async def _acted_since(self, row: Any) -> bool:
         async with self.db.read() as session:

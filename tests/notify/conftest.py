@@ -146,3 +146,65 @@ async def open_table(url: str, clock: Clock, **overrides: Any) -> AsyncIterator[
 async def table(sqlite_url: str, clock: Clock) -> AsyncIterator[Table]:
     async for t in open_table(sqlite_url, clock):
         yield t
+
+
+class SmtpSink:
+    """The few SMTP replies Python's smtplib needs; keeps each message as text."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.mails: list[str] = []
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen()
+        self.port = self.server.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._session, args=(conn,), daemon=True).start()
+
+    def _session(self, conn: Any) -> None:
+        stream = conn.makefile("rwb")
+
+        def reply(line: str) -> None:
+            stream.write((line + "\r\n").encode())
+            stream.flush()
+
+        reply("220 sink")
+        lines: list[str] | None = None
+        for raw in stream:
+            line = raw.decode(errors="replace").rstrip("\r\n")
+            if lines is not None:
+                if line == ".":
+                    self.mails.append("\n".join(lines))
+                    lines = None
+                    reply("250 kept")
+                else:
+                    lines.append(line)
+                continue
+            command = line[:4].upper()
+            if command == "DATA":
+                lines = []
+                reply("354 go on")
+            elif command == "QUIT":
+                reply("221 bye")
+                break
+            else:
+                reply("250 ok")
+        conn.close()
+
+    def close(self) -> None:
+        self.server.close()
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpSink]:
+    sink = SmtpSink()
+    yield sink
+    sink.close()

@@ -195,3 +195,21 @@ async def test_a_message_says_nothing_of_another_seats_screen(sqlite_url, clock,
             for message in messages:
                 assert not [w for w in hidden if w in message["message"]]
                 assert game["seats"][1 - seat]["token"] not in message["message"]
+
+
+async def test_a_seat_whose_link_was_replaced_is_not_told_on_its_old_channels(table, receiver):
+    """The host may replace a lost or leaked link: the old holder's channels go quiet."""
+    from sqlalchemy import update
+
+    from app.store.models import Seat
+    from app.table.tokens import new_token, token_hash
+
+    game = await table.new_game()
+    await table.set_channels(game, 1, urls=[receiver.url("bob")])
+    async with table.notifier.db.write() as session:
+        await session.execute(update(Seat).where(Seat.game_id == game["id"], Seat.seat == 1)
+                              .values(token_hash=token_hash(new_token())))
+    await table.step(game, 0)
+    assert await table.later(10) == 0
+    assert receiver.received == []
+    assert await table.notifier.seat_channels(game["id"], 1) is None  # forgotten, link and all
