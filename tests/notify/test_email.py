@@ -1,0 +1,31 @@
+"""E-mail through the host's SMTP_URL: a seat's address becomes the recipient."""
+
+from __future__ import annotations
+
+from app.notify.channels import apprise_url
+
+from .conftest import open_table
+
+
+def test_the_seat_address_replaces_any_recipient_in_smtp_url():
+    url = apprise_url("email:bob@example.org", "mailtos://keydom:pw@mail.example.org?from=k@example.org&to=x@y.org")
+    assert url == "mailtos://keydom:pw@mail.example.org?from=k%40example.org&to=bob%40example.org"
+    assert apprise_url("json://example.org/hook", "") == "json://example.org/hook"
+
+
+async def test_a_turn_message_is_mailed_to_the_seat(sqlite_url, clock, smtp):
+    smtp_url = f"mailto://127.0.0.1:{smtp.port}?from=keydom@example.org"
+    async for table in open_table(sqlite_url, clock, smtp_url=smtp_url):
+        game = await table.new_game()
+        saved = await table.set_channels(game, 1, email="bob@example.org")
+        assert saved.status_code == 200, saved.text
+        await table.step(game, 0)
+        assert await table.later(10) == 1
+        [mail] = smtp.mails
+        assert "To: bob@example.org" in mail and "From: keydom@example.org" in mail
+        assert "Subject: =?utf-8?q?Your_turn_=E2=80=94_Tiny_Towns?=" in mail or "Your turn" in mail
+        assert game["id"] in mail
+        delivery = (await table.http.get(f"/api/games/{game['id']}/notifications",
+                                         headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})).json()
+        assert delivery["deliveries"][0]["service"] == "e-mail" and delivery["deliveries"][0]["ok"] is True
+        assert delivery["deliveries"][0]["channel"] == "bob@example.org"
