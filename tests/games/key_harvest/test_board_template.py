@@ -25,7 +25,7 @@ def page_view(g, seat, version=1):
         "to_act": sorted(kh.to_act(g)), "public": seen["public"], "private": seen["private"],
         "log": [re.sub(r"\{seat(\d)\}", lambda m: NAMES[int(m.group(1))], line) for line in seen["log"]],
         "options": [o.as_json() for o in kh.options(g, seat)] if seat is not None else [],
-        "result": result.as_json() if result else None,
+        "result": result.as_json() if result else None, "log_first": 1, "seed_given": False,
     }
 
 
