@@ -133,3 +133,43 @@ def test_the_town_board_has_six_registry_spaces_and_ten_event_spaces_with_the_qu
     assert re.findall(r'<li class="kh-ev( check)?', track)[6] == " check"
     assert '<span class="n">?</span>' in track
     assert text.count('data-worker="') >= 6 + 6  # six townsfolk and the seat's six farmhands
+
+
+def test_a_bid_in_the_making_shows_on_the_bidders_page_only_and_puts_the_screen_first():
+    g = kh.setup(2, {}, 4)
+    g = kh.apply(g, g.start_chooser, f"start:{g.start_chooser}")
+    seat = g.turn
+    g.players[seat].counters = {"brown": 2, "green": 0, "orange": 0, "red": 0, "yellow": 0}
+    g = kh.apply(kh.apply(g, seat, "registry:0"), seat, "add:brown")
+    mine, theirs = board_part(page(g, seat)), board_part(page(g, 1 - seat))
+    assert "Make your bid for" in mine and 'class="kh-tile c-' in mine and " bidding" in mine
+    assert re.search(r'<aside class="kh-screen o-screen c-\w+ live"', mine)
+    assert re.search(r'data-counter="brown">.*?class="bidding">−1<', mine, re.S)
+    assert "Make your bid" not in theirs and " bidding" not in theirs
+
+
+def test_a_seats_page_does_not_change_with_another_seats_counters():
+    """Twin games that differ only behind seat 1's screen look the same to seat 0 and to
+    a spectator, at every step of a bot game."""
+    for g, seat in play(3, 6, 120, every=7):
+        twin = kh.load(kh.dump(g))
+        twin.players[1].counters = {c: n + 3 for c, n in twin.players[1].counters.items()}
+        for viewer in (0, None):
+            assert page(g, viewer) == page(twin, viewer)
+        assert page(g, 1) != page(twin, 1)  # the twins do differ, on seat 1's own page
+
+
+def test_the_rules_page_lists_every_worker_power_and_event():
+    from app.web.render import title_content
+
+    text = html.unescape(templates.env.get_template("rules/key-harvest.html").render(
+        spec=kh.TITLE, content=title_content("key-harvest")))
+    content = title_content("key-harvest")
+    for event in content["events"].values():
+        assert event["name"] in text and event["text"] in text
+    townsfolk = [w for w in content["workers"].values() if w["colour"] is None]
+    farmhands = {w["name"] for w in content["workers"].values() if w["colour"]}
+    assert len(townsfolk) == 6 and len(farmhands) == 6
+    for name in farmhands | {w["name"] for w in townsfolk}:
+        assert f"<td>{name}" in text
+    assert 'The "?" space' in text
