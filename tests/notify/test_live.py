@@ -150,3 +150,42 @@ def test_two_processes_send_each_message_exactly_once(pg_url, receiver):
         time.sleep(1)  # let a duplicate, if any, arrive
     paths = sorted(m["path"] for m in receiver.received)
     assert paths == sorted(f"/{game_id}" for game_id in ids)
+
+
+async def _page_open_elsewhere(a: ServerProcess, b: ServerProcess, hook: str) -> tuple[str, str]:
+    """Bob's page is open on process b while Ann acts on process a (game 1); in game 2 no
+    page is open. Returns the two game ids."""
+    ids = []
+    async with httpx.AsyncClient() as http:
+        for watched in (True, False):
+            game = (await http.post(f"{a.url}/api/games", json={
+                "title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 1, "options": {"monuments": False}})).json()
+            bob = {"Authorization": f"Bearer {game['seats'][1]['token']}"}
+            ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+            await http.put(f"{a.url}/api/games/{game['id']}/notifications", headers=bob,
+                           json={"urls": [f"{hook}/{game['id']}"]})
+            page = None
+            if watched:
+                page = await websockets.connect(b.url.replace("http", "ws") + f"/ws/games/{game['id']}?token={game['seats'][1]['token']}")
+                await asyncio.wait_for(page.recv(), 5)
+                await asyncio.sleep(0.5)  # b's notifier records the open page (it is woken at once)
+            view = (await http.get(f"{a.url}/api/games/{game['id']}", headers=ann)).json()
+            option = next(o["id"] for o in view["options"] if o["id"] != "cancel")
+            await http.post(f"{a.url}/api/games/{game['id']}/actions", headers=ann,
+                            json={"option": option, "version": view["version"]})
+            await asyncio.sleep(3)  # the message is due after 1 s; the page stays open past that
+            if page is not None:
+                await page.close()
+            ids.append(game["id"])
+    return ids[0], ids[1]
+
+
+@pytest.mark.postgres
+def test_a_page_open_on_another_process_silences_the_seat(pg_url, receiver):
+    env = {"NOTIFY_DELAY_SECONDS": "1", "NOTIFY_QUIET_SECONDS": "0", "NOTIFY_TICK_SECONDS": "0.05"}
+    with ServerProcess(pg_url, env=env) as a, ServerProcess(pg_url, env=env) as b:
+        watched, unwatched = asyncio.run(_page_open_elsewhere(a, b, f"json://127.0.0.1:{receiver.port}"))
+        deadline = time.monotonic() + 20
+        while not receiver.received and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert [m["path"] for m in receiver.received] == [f"/{unwatched}"]
