@@ -132,7 +132,12 @@
       icon.rel = "icon";
       document.head.appendChild(icon);
     }
-    if (href) icon.href = href; else icon.remove(), icon = null;
+    if (href) {
+      icon.href = href;
+    } else {
+      icon.remove();
+      icon = null;
+    }
   }
 
   function beep() {

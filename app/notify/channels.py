@@ -72,6 +72,11 @@ def check_url(url: str) -> None:
                          f"service name ('{scheme}://') and the parts after it against the Apprise list of services.")
 
 
+def reachable(url: str) -> bool:
+    """Apprise can make a sender of this URL (says nothing of the network)."""
+    return apprise.Apprise.instantiate(url, asset=ASSET, suppress_exceptions=True) is not None
+
+
 def email_channel(address: str) -> str:
     return EMAIL_PREFIX + address
 

@@ -44,3 +44,20 @@ class NotifyConfig:
     # False: no background loop; tests call ``Notifier.run_once`` themselves.
     background: bool = True
     clock: Callable[[], float] = time.time
+
+    def check(self) -> None:
+        """Refuse to start on a setting that could never send (a readable line, not a trace)."""
+        from .channels import BadChannel, apprise_url, check_url, reachable
+
+        for url in self.host_urls:
+            try:
+                check_url(url)
+            except BadChannel as refusal:
+                raise SystemExit(f"NOTIFY_URLS: {refusal.message}") from None
+        if self.smtp_url:
+            if not self.smtp_url.lower().startswith(("mailto://", "mailtos://")):
+                raise SystemExit("SMTP_URL must be an Apprise mailto:// or mailtos:// URL, "
+                                 "e.g. mailtos://user:password@mail.example.org?from=keydom@example.org.")
+            if not reachable(apprise_url("email:someone@example.org", self.smtp_url)):
+                raise SystemExit("SMTP_URL is not a mail URL Apprise understands; see its mailto:// documentation.")
+

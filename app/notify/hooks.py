@@ -24,6 +24,7 @@ async def start(app: FastAPI, table: Table) -> Notifier:
     from .notifier import Notifier
 
     config = getattr(app.state, "notify_config", None) or NotifyConfig()
+    config.check()
     notifier = Notifier(table, config)
     table.notifier = notifier  # type: ignore[attr-defined]
     app.state.notifier = notifier

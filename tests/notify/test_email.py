@@ -29,3 +29,15 @@ async def test_a_turn_message_is_mailed_to_the_seat(sqlite_url, clock, smtp):
                                          headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})).json()
         assert delivery["deliveries"][0]["service"] == "e-mail" and delivery["deliveries"][0]["ok"] is True
         assert delivery["deliveries"][0]["channel"] == "bob@example.org"
+
+
+def test_settings_that_could_never_send_stop_the_server_with_a_readable_line():
+    import pytest
+
+    from app.notify.config import NotifyConfig
+
+    with pytest.raises(SystemExit, match="NOTIFY_URLS: 'ntfy.sh/x' is not a notification URL"):
+        NotifyConfig(host_urls=["ntfy.sh/x"], smtp_url="").check()
+    with pytest.raises(SystemExit, match="SMTP_URL must be an Apprise mailto"):
+        NotifyConfig(host_urls=[], smtp_url="smtp://mail.example.org").check()
+    NotifyConfig(host_urls=["ntfys://ntfy.sh/x"], smtp_url="mailtos://u:p@mail.example.org?from=k@example.org").check()
