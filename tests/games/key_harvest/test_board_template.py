@@ -35,7 +35,7 @@ def page(g, seat, version=1):
 
 def board_part(text):
     """The title partial only (not the buttons the shared template adds above it)."""
-    return text[text.index('<div class="kh">'):]
+    return text[text.index('<div class="kh'):]
 
 
 def clickable(text):
