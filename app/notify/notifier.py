@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import apprise
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.store.models import Action, Seat
@@ -223,9 +223,13 @@ class Notifier:
                "claimed_by": None, "claimed_until": None}
         stmt = dialect.insert(PENDING).values(**row)
         outranked = {"result": ("result",), "turn": ("result",), "reminder": ("result", "turn")}[kind]
+        same = PENDING.c.kind == kind
         return stmt.on_conflict_do_update(
             index_elements=[PENDING.c.game_id, PENDING.c.seat],
-            set_={k: v for k, v in row.items() if k not in ("game_id", "seat")},
+            set_={**{k: v for k, v in row.items() if k not in ("game_id", "seat")},
+                  # The same message again keeps its time: steady play cannot put it off forever.
+                  "due_at": case((and_(same, PENDING.c.due_at < due), PENDING.c.due_at), else_=due),
+                  "owed_since": case((same, PENDING.c.owed_since), else_=since)},
             where=PENDING.c.kind.not_in(outranked),
         )
 

@@ -213,3 +213,15 @@ async def test_a_seat_whose_link_was_replaced_is_not_told_on_its_old_channels(ta
     assert await table.later(10) == 0
     assert receiver.received == []
     assert await table.notifier.seat_channels(game["id"], 1) is None  # forgotten, link and all
+
+
+async def test_steady_play_does_not_put_a_message_off(table, receiver):
+    game = await table.new_game()
+    await table.set_channels(game, 1, urls=[receiver.url("bob")])
+    await table.step(game, 0)  # T: Bob owes (message due at T+10)
+    table.clock.advance(4)
+    await table.step(game, 1)  # T+4: Bob places (through the API, no page open)
+    table.clock.advance(4)
+    await table.step(game, 0)  # T+8: Ann places; Bob owes the naming: the same message, still due at T+10
+    assert 1 in await table.to_act(game)
+    assert await table.later(2) == 1
