@@ -135,6 +135,10 @@ def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
     watcher.goto(f"{live_server.url}/g/{game['id']}")
     assert watcher.locator(".kh-screen").count() == 0 and watcher.locator(".kh-map").count() == 2
 
+    rules = watcher.goto(f"{live_server.url}/rules/key-harvest")
+    assert rules.status == 200
+    assert "Lord of the Manor" in watcher.content() and "Hailstorm" in watcher.content()  # from the content tables
+
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "key-harvest-ann.png"), full_page=True)
     bob.screenshot(path=str(ARTIFACTS / "key-harvest-bob-phone.png"), full_page=True)

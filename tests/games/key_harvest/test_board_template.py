@@ -173,3 +173,27 @@ def test_the_rules_page_lists_every_worker_power_and_event():
     for name in farmhands | {w["name"] for w in townsfolk}:
         assert f"<td>{name}" in text
     assert 'The "?" space' in text
+
+
+def test_a_worker_lifted_off_by_a_field_tile_can_be_put_down_or_sent_home_from_the_page():
+    """A displaced townsfolk is neither on a board nor on the town board: the page shows it
+    in the status box, clickable to send it home, and its free spaces on the board."""
+    g = kh.setup(2, {}, 4)
+    g = kh.apply(g, g.start_chooser, f"start:{g.start_chooser}")
+    seat = g.turn
+    p = g.players[seat]
+    p.fields = {f"{col}{row}": False for col in "ABC" for row in range(1, 9)} | {"D8": False}
+    for hole in ("B4", "B6"):
+        del p.fields[hole]
+    p.workers = {"B4": "miller"}
+    g.town.remove("miller")
+    p.store = [{"tile": "B4", "bid": {"brown": 1}}]
+    g = kh.apply(g, seat, f"take:{seat}:0")
+    listed = {o.id: o for o in kh.options(g, seat)}
+    assert {"space:B6", "home"} <= set(listed)
+    text = board_part(page(g, seat))
+    assert {"space:B6", "home"} <= clickable(text)
+    assert "Lifted off by a field tile" in text
+    assert re.search(r'<g class="sp empty can"[^>]*data-option="space:B6"', text)
+    watcher = board_part(page(g, None))
+    assert "Being placed:" in watcher and "data-option" not in watcher
