@@ -134,6 +134,17 @@
     event.preventDefault();
     choose(target.dataset.option);
   });
+  // One choice drawn on several things (a group of fields) lights them all up together.
+  function lightSame(event, on) {
+    const target = event.target.closest && event.target.closest("[data-option]");
+    if (!target || !body.contains(target)) return;
+    body.querySelectorAll('[data-option="' + CSS.escape(target.dataset.option) + '"]')
+      .forEach(function (el) { el.classList.toggle("same-option", on); });
+  }
+  body.addEventListener("mouseover", function (event) { lightSame(event, true); });
+  body.addEventListener("mouseout", function (event) { lightSame(event, false); });
+  body.addEventListener("focusin", function (event) { lightSame(event, true); });
+  body.addEventListener("focusout", function (event) { lightSame(event, false); });
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";

@@ -84,7 +84,7 @@ def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
     assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing scrolls sideways
 
     clicked: list[str] = []
-    phone_turns, handovers, last = 0, 0, None
+    phone_turns, handovers, last, group_hovers = 0, 0, None, 0
     for _ in range(150):
         if handovers >= 8 and {"harvest", "take", "confirm"} <= {o.split(":")[0] for o in clicked}:
             break
@@ -102,6 +102,11 @@ def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
             handovers += me is not last
             last = me
             option = best(found)
+            if me is ann and option.startswith("harvest:") and found.count(option) > 1:
+                # Hovering one field of a group lights up the whole group it would harvest.
+                ann.locator(f'.kh-map [data-option="{option}"]').first.hover()
+                assert ann.locator(".kh-map .same-option").count() == found.count(option)
+                group_hovers += 1
             before = version(me)
             me.locator(f'#game-body [data-option="{option}"]').first.click()
             settled(me, before)
@@ -112,6 +117,7 @@ def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
         assert acted, "nobody had anything to click"
     assert handovers >= 8, clicked[-12:]
     assert phone_turns > 10
+    assert group_hovers >= 1
 
     kinds = {o.split(":")[0] for o in clicked}
     assert {"start", "registry", "add", "confirm", "take", "harvest"} <= kinds, kinds
