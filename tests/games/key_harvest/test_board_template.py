@@ -80,6 +80,28 @@ def test_every_choice_of_whole_bot_games_is_clickable_on_the_board():
     assert {"harvest", "play", "space", "take", "registry", "add", "start"} <= kinds
 
 
+def test_every_kind_of_board_choice_is_clickable_in_random_games():
+    """Random players reach the choices the bots avoid (removing a worker, sending a lifted
+    worker home, every worker power); each must be clickable where it is drawn."""
+    kinds = set()
+    for players, seed in ((2, 1), (3, 2), (4, 3), (2, 4)):
+        g = kh.setup(players, {}, seed)
+        rng = Rng(seed)
+        for _ in range(1500):
+            if kh.result(g) is not None:
+                break
+            seat = min(kh.to_act(g))
+            listed = kh.options(g, seat)
+            targeted = {o.id for o in listed if o.target}
+            assert targeted <= clickable(board_part(page(g, seat))), (g.queue[:1], targeted)
+            kinds.update(o.kind for o in listed if o.target)
+            onward = [o.id for o in listed if o.id != "cancel"] or [o.id for o in listed]
+            g = kh.apply(g, seat, onward[rng.randrange(len(onward))])
+        assert kh.result(g) is not None
+    assert {"add", "bloom", "gain", "hail", "harvest", "home", "play", "reap", "registry", "remove",
+            "renew", "resettle", "settle", "space", "start", "take"} <= kinds
+
+
 def test_a_finished_game_shows_the_score_breakdown_and_no_choices():
     *_, (g, _) = play(2, 5, 4000)
     assert kh.result(g) is not None
