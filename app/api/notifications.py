@@ -86,8 +86,8 @@ async def put_notifications(game_id: str, body: NotificationsIn, table: TableDep
     notifier = _notifier(request)
     email = check_email(body.email, notifier.config.smtp_url)
     urls = check_urls(body.urls)
-    link = f"{base_url(request)}/g/{game_id}/seat/{token}"
-    await notifier.save(viewer, email, urls, body.remind_after_hours, link)
+    assert token is not None
+    await notifier.save(viewer, email, urls, body.remind_after_hours, base_url(request), token)
     return await _settings_out(notifier, viewer)
 
 

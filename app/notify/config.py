@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
+
+from app.settings import ROOT
 
 
 def _float(name: str, default: float) -> float:
@@ -41,6 +44,9 @@ class NotifyConfig:
     presence_stale: float = 60
     # How long a claim holds before another process may take the row over.
     lease: float = 60
+    # Seat links kept for messages are sealed with this (see sealing.py); unset: a key file.
+    link_key: str = field(default_factory=lambda: os.environ.get("NOTIFY_KEY", ""))
+    key_file: Path = field(default_factory=lambda: Path(os.environ.get("NOTIFY_KEY_FILE", "") or ROOT / "keydom-notify.key"))
     # False: no background loop; tests call ``Notifier.run_once`` themselves.
     background: bool = True
     clock: Callable[[], float] = time.time

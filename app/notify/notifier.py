@@ -30,6 +30,7 @@ from . import messages
 from .channels import ASSET, BadChannel, apprise_url, email_channel, service_name, shown
 from .config import NotifyConfig
 from .messages import Message
+from .sealing import LinkSeal, load_key
 from .tables import OUTBOX, PENDING, PRESENCE, SETTINGS
 
 log = logging.getLogger("keydom.notify")
@@ -42,7 +43,7 @@ class SeatChannels:
     email: str | None
     urls: list[str]
     remind_after_hours: float | None
-    link: str
+    link: str | None  # None: sealed with a key this server no longer has
 
     def channels(self) -> list[str]:
         return ([email_channel(self.email)] if self.email else []) + list(self.urls)
@@ -53,6 +54,7 @@ class Notifier:
         self.table = table
         self.db = table.db
         self.config = config
+        self.seal = LinkSeal(load_key(config.link_key, config.key_file))
         self.process = secrets.token_hex(8)  # this server process, in claims and presence rows
         self.open_pages: Counter[tuple[str, int]] = Counter()
         self._presence_written: set[tuple[str, int]] = set()
@@ -290,8 +292,10 @@ class Notifier:
                     SETTINGS.c.game_id == row.game_id, SETTINGS.c.seat == row.seat).values(last_told_at=now))
                 await self._queue_in(session, row.game_id, row.seat, target.channels(), row.kind, message, now)
 
-    async def _link_still_opens(self, game_id: str, seat: int, link: str) -> bool:
+    async def _link_still_opens(self, game_id: str, seat: int, link: str | None) -> bool:
         """The stored link's token is still this seat's, and the seat is still taken."""
+        if link is None:
+            return False
         token = link.rsplit("/seat/", 1)[-1]
         async with self.db.read() as session:
             row = (await session.execute(select(Seat.token_hash, Seat.name).where(
@@ -371,12 +375,18 @@ class Notifier:
                 SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat))).first()
         if row is None:
             return None
-        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, row.link)
+        where, _, sealed = row.link.rpartition("/")
+        token = self.seal.open(game_id, seat, sealed)
+        link = f"{where}/{token}" if token else None
+        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, link)
 
     async def save(self, viewer: Viewer, email: str | None, urls: list[str], remind_after_hours: float | None,
-                   link: str) -> None:
-        """Store a seat's channels (already checked). Nothing to tell: forget the row and its link."""
+                   root: str, token: str) -> None:
+        """Store a seat's channels (already checked) and its link, sealed. Nothing to tell:
+        forget the row and its link."""
         await self._must_be_a_seated_player(viewer)
+        assert viewer.seat is not None
+        link = f"{root}/g/{viewer.game_id}/seat/{self.seal.seal(viewer.game_id, viewer.seat, token)}"
         now = self.now()
         async with self.db.write() as session:
             existing = (await session.execute(select(SETTINGS.c.last_told_at).where(
@@ -420,6 +430,9 @@ class Notifier:
                 OUTBOX.c.game_id == viewer.game_id, OUTBOX.c.seat == viewer.seat, OUTBOX.c.kind == "test"))).scalar()
         if last is not None and now - last < TEST_GAP:
             raise BadRequest(f"A test was just sent; wait {TEST_GAP - (now - last):.0f} s before the next.")
+        if target.link is None:
+            raise BadRequest("This server can no longer read the link it kept for you (its NOTIFY_KEY changed): "
+                             "save your settings again.")
         view = await self.table.view(viewer)
         message = messages.test(view, target.link)
         results = []

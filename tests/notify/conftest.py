@@ -79,7 +79,7 @@ class Clock:
 def quiet_config(clock: Clock, **overrides: Any) -> NotifyConfig:
     """No background loop (the test runs each pass), no environment, a fake clock."""
     values: dict[str, Any] = dict(smtp_url="", host_urls=[], delay=10, quiet=300, tick=1, retry_first=30,
-                                  background=False, clock=clock)
+                                  background=False, clock=clock, link_key="a test key")
     values.update(overrides)
     return NotifyConfig(**values)
 
