@@ -87,7 +87,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
 def _truthful_openapi(app: FastAPI) -> None:
     """Whatever a router declared, the document says what the server does: every refusal is
     ErrorOut (422 too: describe_validation turns pydantic's list into one sentence) and
-    every route may answer 413 (BodyLimit sees every request)."""
+    every route may answer 413 (BodyLimit sees every request), every route with a body 400."""
     from app.api.games import REFUSALS, ErrorOut
 
     build = app.openapi
@@ -101,6 +101,8 @@ def _truthful_openapi(app: FastAPI) -> None:
             for operation in methods.values():
                 responses = operation.setdefault("responses", {})
                 responses.setdefault("413", {"description": REFUSALS[413]})
+                if "requestBody" in operation:  # FastAPI answers 400 to a body it cannot read
+                    responses.setdefault("400", {"description": REFUSALS[400]})
                 for status, response in responses.items():
                     if status.startswith("4"):
                         response["content"] = {"application/json": {"schema": error}}
