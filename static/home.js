@@ -69,10 +69,10 @@
     link.appendChild(el("strong", "", game.title_name));
     item.appendChild(link);
     item.appendChild(el("span", "turn", whoseTurn(game)));
-    item.appendChild(el("span", "players", players(game)));
+    item.appendChild(el("span", "players", players(game) + (host && !seat ? " · you host this game" : "")));
     item.appendChild(el("small", "changed", "last change " + ago(game.updated_at)));
     const tools = el("span", "tools");
-    if (host) {
+    if (host && seat) {  // the title opens the seat; the host page is one more link
       const hostLink = el("a", "button host", "Host page");
       hostLink.href = host.url;
       tools.appendChild(hostLink);

@@ -1,15 +1,36 @@
-"""A host creates a game with the form, copies links; a friend claims the open seat."""
+"""A host creates a game with the form and lands on the host page (reloading creates
+nothing); a friend takes the open seat from the invite page; "Your games" lists the game
+with whose turn it is; the host replaces a seat's link and the old one stops."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import httpx
 import pytest
 
 pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def test_host_creates_a_game_and_a_friend_claims_the_open_seat(live_server, browser):
-    ctx = browser.new_context()
-    host = ctx.new_page()
+def shoot(page, name: str) -> None:
+    """Screenshots at a desktop and a phone width, for a person to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, height in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(ARTIFACTS / f"host-flow-{name}-{width}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} scrolls sideways at {width}px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def seat_link(host, seat: int) -> str:
+    return host.locator(f"#seat-{seat} .seat-link input").input_value()
+
+
+def test_host_page_invite_and_your_games(live_server, browser):
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = host_ctx.new_page()
     host.goto(live_server.url + "/")
     host.click("[data-title=tiny-towns] >> text=New game")
     host.select_option("#seats", "3")
@@ -17,30 +38,85 @@ def test_host_creates_a_game_and_a_friend_claims_the_open_seat(live_server, brow
     host.fill("input[name=name0]", "Ann")
     host.fill("input[name=name1]", "Bob")
     host.check("input[name=cavern]")
+    host.uncheck("input[name=monuments]")  # so the Master Builder (Ann) is the first to choose
     host.click("button[type=submit]")
-    host.wait_for_selector("text=is ready")
-    links = [host.locator(".link input").nth(i).input_value() for i in range(4)]
-    assert all("/seat/" in link for link in links[:3]) and "/seat/" not in links[3]
-    assert host.locator(".link .who").nth(2).inner_text() == "Open seat 3"
+    host.wait_for_url(re.compile(r"/g/[a-z0-9]+/host/"))
+    assert host.locator("h1").inner_text() == "Your game of Tiny Towns"
+    host_url = host.url
+    links = [seat_link(host, s) for s in range(3)]
+    assert len(set(links)) == 3 and all("/seat/" in link for link in links)
+    assert host.locator("#seat-2 .who").inner_text() == "waiting for a player"
 
-    friend = browser.new_context().new_page()
+    # Reloading the page after creating shows the same game: nothing new is made.
+    host.reload()
+    assert host.url == host_url and [seat_link(host, s) for s in range(3)] == links
+    game_id = host_url.split("/g/")[1].split("/")[0]
+    shoot(host, "host-page")
+
+    # Cy takes the open seat from the invite page.
+    friend_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True)
+    friend = friend_ctx.new_page()
     friend.goto(links[2])
+    invite = friend.locator(".invite").inner_text()
+    assert "Ann invites you to play Tiny Towns" in invite and "Ann, Bob" in invite
+    assert friend.locator(".invite a[href='/rules/tiny-towns']").count() == 1
+    shoot(friend, "invite")
     friend.fill("input[name=name]", "Cy")
     friend.click("button[type=submit]")
     friend.wait_for_selector(".status-line")
     assert "You are Cy" in friend.locator(".status-line").inner_text()
-    # Cy's device remembers the seat: the home page lists it under "Your games".
+    assert "Cy takes seat 3" in friend.locator(".log").inner_text()
+
+    # Her device lists the game with whose turn it is (Ann holds the Master Builder's hammer).
     friend.goto(live_server.url + "/")
-    friend.wait_for_selector("#your-games:not([hidden])")
-    assert "Tiny Towns — as Cy" in friend.locator("#your-games").inner_text()
-    friend.click("#your-games a")
-    friend.wait_for_selector(".status-line")
-    assert "You are Cy" in friend.locator(".status-line").inner_text()
-    # The host's seat page now shows Cy by name (it was an open seat).
+    friend.wait_for_selector("#your-games:not([hidden]) .my-game")
+    entry = friend.locator(f".my-game[data-game='{game_id}']")
+    assert "Waiting for Ann" in entry.inner_text() and "Cy (you)" in entry.inner_text()
+    # Live: when Ann names the resource, the list says so on its next refresh.
+    ann_token = links[0].rsplit("/", 1)[1]
+    auth = {"Authorization": f"Bearer {ann_token}"}
+    view = httpx.get(f"{live_server.url}/api/games/{game_id}", headers=auth).json()
+    chosen = httpx.post(f"{live_server.url}/api/games/{game_id}/actions", headers=auth,
+                        json={"option": view["options"][0]["id"], "version": view["version"]})
+    assert chosen.status_code == 200 and 2 in chosen.json()["to_act"]
+    friend.evaluate("window.keydomHome.refresh()")
+    friend.wait_for_function(f"document.querySelector(\".my-game[data-game='{game_id}'] .turn\").textContent === 'Your turn'")
+    shoot(friend, "your-games")
+    friend.click(f".my-game[data-game='{game_id}'] button.remove")
+    friend.wait_for_selector("#your-games[hidden]", state="attached")
+    assert friend.evaluate("JSON.parse(localStorage.getItem('keydom.games'))") == []
+
+    # The host page shows who took the seat and when each last looked.
+    host.reload()
+    cy = host.locator("#seat-2").inner_text()
+    assert "Cy" in cy and "Took the seat just now" in cy and "Last looked: just now" in cy
+    assert "Last looked: never" in host.locator("#seat-1").inner_text()
+
+    # Bob lost his link: the host gives seat 2 a new one; the old one stops at once.
+    bob = browser.new_context().new_page()
+    bob.goto(links[1])
+    assert "You are Bob" in bob.locator(".status-line").inner_text()
+    host.click("#seat-1 summary")
+    host.click("#seat-1 >> text=New link")
+    host.wait_for_selector("text=Seat 2 has a new link")
+    new_link = seat_link(host, 1)
+    assert new_link != links[1]
+    bob.wait_for_selector("#connection:not([hidden])")  # his open page is told at once
+    bob.goto(links[1])
+    assert "does not belong" in bob.locator("main").inner_text()
+    bob.goto(new_link)
+    assert "You are Bob" in bob.locator(".status-line").inner_text()
+
+    # The host's own device lists the game from the host link alone...
+    host.goto(live_server.url + "/")
+    host.wait_for_selector(f".my-game[data-game='{game_id}']")
+    assert "you host this game" in host.locator(f".my-game[data-game='{game_id}']").inner_text()
+    # ...and, once Ann has opened her seat there, as her game (her turn: everyone places) with the host page beside it.
     host.goto(links[0])
-    assert host.locator(".town[data-seat='2'] .owner").inner_text() == "Cy"
-    spectator = browser.new_context().new_page()
-    spectator.goto(links[3])
-    assert "Watching" in spectator.locator(".status-line").inner_text()
-    assert spectator.locator("[data-option]").count() == 0
-    ctx.close()
+    host.wait_for_selector(".status-line")
+    host.goto(live_server.url + "/")
+    host.wait_for_selector(f".my-game[data-game='{game_id}'] a.host")
+    assert "Your turn" in host.locator(f".my-game[data-game='{game_id}'] .turn").inner_text()
+    shoot(host, "home-host")
+    host_ctx.close()
+    friend_ctx.close()
