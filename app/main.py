@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import json
 import os
@@ -24,6 +25,7 @@ from app.api import notifications as api_notifications
 from app.api import ws as api_ws
 from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, make_limiter
 from app.hub import make_hub
+from app.hub.local import Hub
 from app.notify import hooks as notify_hooks
 from app.settings import ROOT, Settings, get_settings
 from app.store.db import Database
@@ -55,9 +57,11 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         for limiter in limiters:
             await limiter.start()
         _tune_garbage_collector()
+        janitor = asyncio.create_task(_give_back_memory(hub))
         try:
             yield
         finally:
+            janitor.cancel()
             for limiter in limiters:
                 await limiter.stop()
             await notifier.stop()
@@ -116,6 +120,30 @@ def _truthful_openapi(app: FastAPI) -> None:
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+async def _give_back_memory(hub: Hub, every_s: float = 5.0) -> None:
+    """After many websockets close (a crowd of spectators leaves), collect their garbage and
+    hand the freed heap back to the system. With the collector tuned for rare full passes
+    (below), a closed socket's reference cycles would otherwise wait for one, and the freed
+    memory would stay with the process: 3,000 spectators kept ~115 MB after leaving."""
+    peak = 0
+    while True:
+        await asyncio.sleep(every_s)
+        now = hub.connection_count()
+        peak = max(peak, now)
+        if peak - now >= 200 and now <= peak * 3 // 4:
+            gc.collect()  # one pause, only after a mass departure
+            _trim_heap()
+            peak = now
+
+
+def _trim_heap() -> None:
+    """glibc keeps freed memory for reuse; malloc_trim returns it. Elsewhere, nothing to do."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _tune_garbage_collector() -> None:
