@@ -87,7 +87,8 @@ class Game:
     sent_at: dict[int, float] = field(default_factory=dict)
     delivered: dict[int, int] = field(default_factory=dict)
     finished: bool = False
-    expected: int = 0  # the version our last accepted action produced
+    version: int = 0  # the game's version: every action in it is one of ours
+    waiting: tuple[int, int] | None = None  # (seat, its view version) our last accepted action produced
 
 
 class Load:
@@ -123,29 +124,31 @@ class Load:
             if delay > 0:
                 await asyncio.sleep(delay)
             next_at += interval
-            public = game.seats[0]
-            if public.version < game.expected:
-                continue  # our last action's update has not reached the sockets yet
+            # Each socket holds its own seat's view, whose version moves only when what that
+            # seat sees changes (another seat's private step sends it nothing).
+            if game.waiting and game.seats[game.waiting[0]].version < game.waiting[1]:
+                continue  # our last action's update has not reached its seat's socket yet
+            public = max(game.seats, key=lambda s: s.version)  # the newest view: to_act is public
             if STATUS.search(public.raw).group(1) == "finished":
                 game.finished = True
                 return
-            version = public.version
             seat = rng.choice([int(x) for x in TO_ACT.search(public.raw).group(1).split(",")])
             mine = game.seats[seat]
-            if mine.version != version:
-                continue  # that seat's socket has not caught up yet; try next tick
             options = [o["id"] for o in parse(mine.raw)["options"]]
             choices = [o for o in options if o != "cancel"] or options
-            target = version + 1
+            if not choices:
+                continue  # that seat's socket has not caught up yet; try next tick
+            target = game.version + 1  # frames at this version are the ones this action caused
             game.sent_at[target] = time.perf_counter()
             response = await http.post(
                 f"{self.base}/api/games/{game.id}/actions",
-                json={"option": rng.choice(choices), "version": version},
+                json={"option": rng.choice(choices), "version": mine.version},
                 headers={"Authorization": f"Bearer {game.tokens[seat]}"},
             )
             if response.status_code == 200:
                 self.actions += self.measuring
-                game.expected = target
+                game.version = target
+                game.waiting = (seat, int(VERSION.search(response.text).group(1)))
             else:
                 game.sent_at.pop(target, None)
                 self.refused += 1
@@ -212,7 +215,10 @@ async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{tmp}/load.db"
         env = {**os.environ, "DATABASE_URL": url, "PORT": str(args.port), "HOST": "127.0.0.1",
-               "WORKERS": str(args.workers), "CREATE_PER_MINUTE": "1000000", "CREATE_BURST": "1000000"}
+               "WORKERS": str(args.workers), "CREATE_PER_MINUTE": "1000000", "CREATE_BURST": "1000000",
+               # Every bot and socket is on 127.0.0.1 and far faster than a person: lift the limits.
+               "ACTIONS_PER_MINUTE": "1000000", "ACTIONS_BURST": "1000000", "WEBSOCKETS_PER_ADDRESS": "1000000",
+               "CONNECTIONS_PER_ADDRESS": "1000000", "MAX_CONNECTIONS": "100000"}
         if args.database_url and "postgres" in args.database_url and args.reset:
             _reset_postgres(args.database_url)
         server = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
