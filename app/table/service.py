@@ -2,8 +2,14 @@
 
 Every route calls exactly one function here. Applying an action: check seat, version and
 option against the game's current state (cached, or read), apply the rules, then commit
-one short transaction (a version update that only matches the version the player saw,
-the new snapshot, the action row), then tell the hub.
+one short transaction (a version update that only matches the game version just read,
+the new snapshot, the action row with the log lines it wrote), then tell the hub.
+
+Versions: the game's version counts its actions. Each viewer (every seat, then the
+spectator) also has a view version, the game version at which what it sees last changed
+(``games.view_versions``). Views, frames and actions use the viewer's own, so one seat's
+private step (a choice in several steps that nobody else sees) moves nothing the others
+can see: no frame, no new version, no 409 for their next action.
 """
 
 from __future__ import annotations
