@@ -11,6 +11,7 @@ from dataclasses import replace
 import uvicorn
 
 from app.__main__ import server_options
+from app.api.connections import guarded_protocol
 from app.main import create_app
 from app.settings import Settings
 
@@ -18,12 +19,14 @@ from ..conftest import free_port
 
 
 class GuardedServer:
-    def __init__(self, database_url: str, **limits: object) -> None:
+    def __init__(self, database_url: str, http: str | None = None, **limits: object) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.settings = replace(Settings(database_url=database_url), host="127.0.0.1", port=self.port, **limits)
         self.app = create_app(self.settings, migrate=False)
         options = server_options(self.settings)
+        if http is not None:
+            options["http"] = guarded_protocol(http)
         # This server's limits, not the environment's.
         options["http"] = type("TestProtocol", (options["http"],), {"settings": self.settings})
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2, **options)

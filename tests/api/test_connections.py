@@ -18,6 +18,7 @@ import websockets
 from ..procs import ServerProcess
 from .servers import GuardedServer, open_socket, read_until_closed
 
+PARSERS = pytest.mark.parametrize("parser", ["httptools", "h11"])  # uvicorn's two HTTP parsers
 PARTIAL_HEADERS = b"GET /api/titles HTTP/1.1\r\nHost: keydom\r\n"  # no blank line: never finished
 
 
@@ -57,17 +58,19 @@ def test_one_address_holding_1100_slow_connections_does_not_lock_out_anyone_else
                 sock.close()
 
 
-def test_headers_that_never_finish_get_408_and_the_connection_closes(sqlite_url):
-    with GuardedServer(sqlite_url, request_timeout=0.5) as server:
+@PARSERS
+def test_headers_that_never_finish_get_408_and_the_connection_closes(sqlite_url, parser):
+    with GuardedServer(sqlite_url, parser, request_timeout=0.5) as server:
         sock = open_socket(server.port)
         sock.sendall(PARTIAL_HEADERS)
         answer = read_until_closed(sock)
         assert answer.startswith(b"HTTP/1.1 408") and b"took too long" in answer
 
 
-def test_trickling_bytes_does_not_extend_the_deadline(sqlite_url):
+@PARSERS
+def test_trickling_bytes_does_not_extend_the_deadline(sqlite_url, parser):
     """Slowloris: one more header byte every 0.1 s would keep a naive timeout alive forever."""
-    with GuardedServer(sqlite_url, request_timeout=0.5) as server:
+    with GuardedServer(sqlite_url, parser, request_timeout=0.5) as server:
         sock = open_socket(server.port)
         sock.sendall(b"GET /api/titles HTTP/1.1\r\nHost: keydom\r\nX-Slow: ")
         sent = 0
@@ -81,16 +84,18 @@ def test_trickling_bytes_does_not_extend_the_deadline(sqlite_url):
         sock.close()
 
 
-def test_a_body_that_trickles_in_is_cut_off(sqlite_url):
-    with GuardedServer(sqlite_url, request_timeout=0.5) as server:
+@PARSERS
+def test_a_body_that_trickles_in_is_cut_off(sqlite_url, parser):
+    with GuardedServer(sqlite_url, parser, request_timeout=0.5) as server:
         sock = open_socket(server.port)
         sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: keydom\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 1000\r\n\r\n{\"title\": ")
         assert read_until_closed(sock) == b""  # closed; the half-read request went nowhere
 
 
-def test_a_whole_request_is_answered_and_the_idle_connection_is_closed_later(sqlite_url):
-    with GuardedServer(sqlite_url, request_timeout=0.5, keep_alive_timeout=1) as server:
+@PARSERS
+def test_a_whole_request_is_answered_and_the_idle_connection_is_closed_later(sqlite_url, parser):
+    with GuardedServer(sqlite_url, parser, request_timeout=0.5, keep_alive_timeout=1) as server:
         sock = open_socket(server.port)
         sock.sendall(b"GET /api/titles HTTP/1.1\r\nHost: keydom\r\n\r\n")
         answer = read_until_closed(sock)  # the keep-alive timeout ends it
