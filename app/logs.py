@@ -73,10 +73,22 @@ WATCHED = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "fastap
 
 
 def install() -> None:
-    """Filter the loggers that print requests, and every handler on the root logger and
-    on those loggers (a filter on a logger misses records its children propagate)."""
-    loggers = [logging.getLogger(name) for name in WATCHED] + [logging.getLogger()]
-    for logger in loggers:
+    """Redact every log record as it is made, whichever logger or handler it goes through
+    (a filter on a logger misses the records its children propagate, and Python's
+    last-resort handler has none); the request loggers get the filter as well."""
+    make = logging.getLogRecordFactory()
+    if not getattr(make, "redacts_tokens", False):
+        redactor = RedactTokens()
+
+        def redacted_record(*args: object, **kwargs: object) -> logging.LogRecord:
+            record = make(*args, **kwargs)
+            redactor.filter(record)
+            return record
+
+        redacted_record.redacts_tokens = True  # type: ignore[attr-defined]
+        logging.setLogRecordFactory(redacted_record)
+    for name in WATCHED:
+        logger = logging.getLogger(name)
         for target in [logger, *logger.handlers]:
             if not any(isinstance(f, RedactTokens) for f in target.filters):
                 target.addFilter(RedactTokens())

@@ -111,3 +111,18 @@ def test_a_running_server_never_logs_a_token(tmp_path):
     assert "WebSocket /ws/games/" in logged and "[accepted]" in logged
     for secret in secrets:
         assert secret not in logged
+
+
+def test_any_logger_of_the_app_is_redacted_even_without_handlers(caplog):
+    from app.logs import install
+
+    install()
+    link = f"http://example.org/g/abc/seat/{TOKEN}"
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("keydom.notify.sender").warning("could not deliver %s", link)
+        try:
+            raise ConnectionError(f"POST {link} failed")
+        except ConnectionError:
+            logging.getLogger("keydom.notify").exception("notification pass failed")
+    assert "could not deliver" in caplog.text and "ConnectionError" in caplog.text
+    assert TOKEN not in caplog.text
