@@ -1,5 +1,5 @@
-"""Seat tokens must never reach a log: redact them wherever a path, a query or a traceback
-is printed, whether written plainly or percent-encoded (``?%74oken=%56%59…``)."""
+"""Seat and host secrets must never reach a log: redact them wherever a path, a query or a
+traceback is printed, whether written plainly or percent-encoded (``?%74oken=%56%59…``)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ def _spelled(word: str) -> str:
 _EQUALS = "(?:=|%3d)"
 _SLASH = "(?:/|%2f)"
 # A query value runs to the next parameter, a space, a quote or the end; a path part to
-# the next slash (or an encoded one), '?', '#', a space or a quote.
+# the next slash (or an encoded one), '?', '#', a space or a quote. Seat numbers
+# (/host/…/seat/2/name) and the API's /host/seats/ are no secrets and stay readable.
 _TOKEN_IN_PATH = re.compile(
     rf"((?<![a-z0-9_]){_spelled('token')}{_EQUALS})[^&\s\"'<>#]+"
-    rf"|({_SLASH}{_spelled('seat')}{_SLASH})(?:(?!%2f)[^/?\s\"'<>#])+",
+    rf"|({_SLASH}(?:{_spelled('seat')}|{_spelled('host')}){_SLASH})(?!seats(?:/|%2f))(?!\d{{1,3}}(?:/|%2f|[\s?\"]|$))(?:(?!%2f)[^/?\s\"'<>#])+",
     re.IGNORECASE,
 )
 # In tracebacks a token can also appear bare (an argument's repr): seat tokens are 32
@@ -35,6 +36,10 @@ def redact(text: str) -> str:
     'GET /ws/games/abc?x=1&%74oken=… HTTP/1.1'
     >>> redact("GET /g/abc%2Fseat%2F%41bc/claim")
     'GET /g/abc%2Fseat%2F…/claim'
+    >>> redact("POST /g/abc/host/H0st-secret/seat/1/reopen")
+    'POST /g/abc/host/…/seat/1/reopen'
+    >>> redact("PUT /api/games/abc/host/seats/1/name")
+    'PUT /api/games/abc/host/seats/1/name'
     """
     return _TOKEN_IN_PATH.sub(lambda m: (m.group(1) or m.group(2)) + "…", text)
 

@@ -47,6 +47,8 @@ TOKEN = "VYq3_secret-token-of-32-characters"
     f'127.0.0.1:5 - "GET /g/abc/seat/{encoded(TOKEN)}/claim HTTP/1.1" 200',
     f'127.0.0.1:5 - "GET /g/abc%2Fseat%2F{TOKEN} HTTP/1.1" 404',
     f'127.0.0.1:5 - "GET /g/abc/%73eat/{TOKEN[:5]}%5F{TOKEN[6:]} HTTP/1.1" 404',
+    f'127.0.0.1:5 - "POST /g/abc/host/{TOKEN}/seat/1/reopen HTTP/1.1" 303',
+    f'127.0.0.1:5 - "GET /g/abc/%68ost/{encoded(TOKEN)} HTTP/1.1" 200',
 ])
 def test_percent_encoded_tokens_are_redacted(line):
     record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, "%s", (line,), None)
@@ -90,7 +92,10 @@ def test_a_running_server_never_logs_a_token(tmp_path):
                     time.sleep(0.1)
             game = httpx.post(f"{base}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]}).json()
             token = game["seats"][0]["token"]
-            secrets = [token, encoded(token), token[4:]]
+            host = game["host_token"]
+            secrets = [token, encoded(token), token[4:], host, encoded(host)]
+            assert httpx.get(f"{base}/g/{game['id']}/host/{host}").status_code == 200
+            assert httpx.get(f"{base}/g/{game['id']}/%68ost/{encoded(host)}").status_code == 200
             assert httpx.get(f"{base}/g/{game['id']}/seat/{token}").status_code == 200
             assert httpx.get(f"{base}/g/{game['id']}/seat/{encoded(token)}").status_code == 200
             assert httpx.get(f"{base}/g/{game['id']}%2Fseat%2F{encoded(token)}").status_code in (200, 404)
@@ -108,6 +113,7 @@ def test_a_running_server_never_logs_a_token(tmp_path):
             server.wait(timeout=10)
     logged = log_path.read_text()
     assert f'"GET /g/{game["id"]}/seat/… HTTP/1.1" 200' in logged, logged[-2000:]
+    assert f'"GET /g/{game["id"]}/host/… HTTP/1.1" 200' in logged
     assert "WebSocket /ws/games/" in logged and "[accepted]" in logged
     for secret in secrets:
         assert secret not in logged
