@@ -73,9 +73,15 @@ async def stored_view_versions(table: Table, game_id: str) -> list[int] | None:
         return (await session.execute(select(Game.view_versions).where(Game.id == game_id))).scalar_one()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on both databases (PostgreSQL skipped where none answers)."""
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+
+
 @pytest.fixture
-async def table(sqlite_url):
-    t = Table(Database(sqlite_url, synchronous="NORMAL"), Hub())
+async def table(database_url):
+    t = Table(Database(database_url, synchronous="NORMAL"), Hub())  # NORMAL: SQLite only, for speed
     yield t
     await t.db.dispose()
 
@@ -204,8 +210,8 @@ async def versions(table: Table, game_id: str) -> list[int]:
     return [(await table.view(Viewer(game_id, seat)))["version"] for seat in (0, 1, 2, None)]
 
 
-async def test_a_private_step_moves_only_its_own_seats_view(sqlite_url):
-    table, game_id = await factory_game(sqlite_url)
+async def test_a_private_step_moves_only_its_own_seats_view(database_url):
+    table, game_id = await factory_game(database_url)
     try:
         await table.act(Viewer(game_id, 0), "name:brick", 0)
         assert await versions(table, game_id) == [1, 1, 1, 1]
@@ -226,14 +232,14 @@ async def test_a_private_step_moves_only_its_own_seats_view(sqlite_url):
         await table.db.dispose()
 
 
-async def test_view_versions_survive_a_restart_and_old_games_start_from_the_game_version(sqlite_url):
-    table, game_id = await factory_game(sqlite_url)
+async def test_view_versions_survive_a_restart_and_old_games_start_from_the_game_version(database_url):
+    table, game_id = await factory_game(database_url)
     try:
         await table.act(Viewer(game_id, 0), "name:brick", 0)
         await table.act(Viewer(game_id, 1), "factory:glass", 1)
     finally:
         await table.db.dispose()
-    cold = Table(Database(sqlite_url), Hub())  # a fresh process: no cache, no fingerprints
+    cold = Table(Database(database_url), Hub())  # a fresh process: no cache, no fingerprints
     try:
         assert await versions(cold, game_id) == [1, 2, 1, 1]
         await cold.act(Viewer(game_id, 1), "cancel", 2)  # private again: back to the choice
@@ -242,7 +248,7 @@ async def test_view_versions_survive_a_restart_and_old_games_start_from_the_game
             await session.execute(update(GAMES).where(GAMES.c.id == game_id).values(view_versions=None))
     finally:
         await cold.db.dispose()
-    old = Table(Database(sqlite_url), Hub())
+    old = Table(Database(database_url), Hub())
     try:
         assert await versions(old, game_id) == [3, 3, 3, 3]
         await old.act(Viewer(game_id, 1), "factory:wood", 3)
@@ -251,9 +257,9 @@ async def test_view_versions_survive_a_restart_and_old_games_start_from_the_game
         await old.db.dispose()
 
 
-async def test_a_process_whose_cache_missed_another_seats_private_step_still_takes_the_action(sqlite_url):
-    here, game_id = await factory_game(sqlite_url)
-    there = Table(Database(sqlite_url), Hub())
+async def test_a_process_whose_cache_missed_another_seats_private_step_still_takes_the_action(database_url):
+    here, game_id = await factory_game(database_url)
+    there = Table(Database(database_url), Hub())
     try:
         await here.act(Viewer(game_id, 0), "name:brick", 0)
         assert (await here.view(Viewer(game_id, 0)))["version"] == 1  # cached here at game version 1
@@ -270,8 +276,8 @@ async def test_a_process_whose_cache_missed_another_seats_private_step_still_tak
         await there.db.dispose()
 
 
-async def test_paying_cube_by_cube_moves_only_the_payers_view(sqlite_url):
-    setup = Table(Database(sqlite_url), Hub())
+async def test_paying_cube_by_cube_moves_only_the_payers_view(database_url):
+    setup = Table(Database(database_url), Hub())
     try:
         game = await setup.create_game("keythedral", ["Ann", "Bob"], seed=1)
     finally:
@@ -279,8 +285,8 @@ async def test_paying_cube_by_cube_moves_only_the_payers_view(sqlite_url):
     g = position(LAND, 2, start=0)
     kt.rules.begin_actions(g)
     give(g, 0, "brown black green", from_supply=True)
-    await install(sqlite_url, game.id, g, "keythedral")
-    table = Table(Database(sqlite_url), Hub())
+    await install(database_url, game.id, g, "keythedral")
+    table = Table(Database(database_url), Hub())
     try:
         bob, spectator = await table.view(Viewer(game.id, 1)), await table.view(Viewer(game.id, None))
         for version, step in enumerate(["craft:white", "pay:green"]):
