@@ -16,6 +16,7 @@
   let seatsKey = null;
   // Log lines older than the view carries, fetched on "Earlier…": line number -> text.
   const older = new Map();
+  const between = new Map(); // the table's own lines (a seat taken...): line number before them -> texts
   let oldest = null; // the number of the oldest line fetched
 
   function authHeaders(extra) {
@@ -72,6 +73,10 @@
     if (!response.ok) throw new Error("log " + response.status);
     const page = await response.json();
     page.lines.forEach(function (text, i) { older.set(page.first + i, text); });
+    (page.table_lines || []).forEach(function (t) {
+      if (!between.has(t.after)) between.set(t.after, []);
+      between.get(t.after).push(t.line);
+    });
     if (page.lines.length && (oldest === null || page.first < oldest)) oldest = page.first;
   }
 
@@ -96,16 +101,20 @@
     let newest = oldest;
     while (older.has(newest + 1)) newest += 1;
     if (newest < first - 1) {
-      if (first - 1 - newest > 200) { older.clear(); oldest = null; return; }
-      fetchLog(first, first - 1 - newest).then(drawEarlier, function () { older.clear(); oldest = null; });
+      if (first - 1 - newest > 200) { forget(); return; }
+      fetchLog(first, first - 1 - newest).then(drawEarlier, forget);
       return;
     }
     list.querySelectorAll("li.earlier").forEach(function (item) { item.remove(); });
-    for (let n = first - 1; n >= oldest; n -= 1) {
+    function add(text) {
       const item = document.createElement("li");
       item.className = "earlier";
-      item.textContent = older.get(n);
+      item.textContent = text;
       list.appendChild(item);
+    }
+    for (let n = first - 1; n >= oldest; n -= 1) {
+      add(older.get(n));
+      (between.get(n - 1) || []).slice().reverse().forEach(add);
     }
     if (button && oldest <= 1) {
       button.remove(); // the whole log is shown
@@ -113,6 +122,12 @@
       button.dataset.before = String(oldest);
       button.disabled = false;
     }
+  }
+
+  function forget() {
+    older.clear();
+    between.clear();
+    oldest = null;
   }
 
   body.addEventListener("click", function (event) {

@@ -163,12 +163,18 @@ async def get_game(game_id: str, table: TableDep, token: TokenDep) -> JSONView:
     return JSONView(await table.view(await table.viewer(game_id, token)))
 
 
+class TableLineOut(BaseModel):
+    after: int = Field(description="The number of the rules' line just before it (0: before the first).")
+    line: str
+
+
 class LogPageOut(BaseModel):
     """A stretch of a game's log. Lines are numbered from 1, the first line ever written."""
 
     total: int = Field(description="Lines written in the whole game so far; the newest is line `total`.")
     first: int = Field(description="The number of the first line in `lines`.")
-    lines: list[str] = Field(description="Oldest first, with the players' names written in.")
+    lines: list[str] = Field(description="The rules' lines, oldest first, with the players' names written in.")
+    table_lines: list[TableLineOut] = Field(description="The table's own lines among them (a seat taken...), oldest first.")
 
 
 @router.get("/games/{game_id}/log", response_model=LogPageOut, responses=refusals(400, 404, 422))

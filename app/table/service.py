@@ -30,7 +30,7 @@ from app.games.protocol import VIEW_LOG, IllegalAction, State, Title, lines_writ
 from app.hub.local import Hub
 from app.notify.hooks import notice_claim, notice_turns
 from app.store.db import Database
-from app.store.models import Action, Game, Seat, utcnow
+from app.store.models import Action, Game, Seat, TableLine, utcnow
 
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
 from .hosting import Hosting, TableLines, merge_table_lines
@@ -418,7 +418,8 @@ class Table:
     # --- The log's history ---
     async def log_page(self, game_id: str, before: int | None = None, limit: int = VIEW_LOG) -> dict[str, Any]:
         """Lines of the game's log, numbered from 1 (the first line ever written): the
-        ``limit`` lines just before line ``before`` (none given: the newest), oldest first.
+        ``limit`` lines just before line ``before`` (none given: the newest), oldest first,
+        and the table's own lines among them (``after``: the number of the line before it).
 
         The state keeps only recent lines, so older ones come from the lines stored with
         each action, walked back from the newest (set-up's lines from dealing again).
@@ -436,8 +437,18 @@ class Table:
             lines = log.recent[start - kept_from:end - kept_from]
         else:
             lines = await self._stored_lines(snap, start, end)
+        # The table's own lines (a seat taken...) written after line ``start - 1`` and before
+        # line ``end``; a view carries the ones after the line before its oldest.
+        after = TableLine.at_line < end - 1 if end <= log.total else TableLine.at_line <= log.total
+        async with self.db.read() as session:
+            table_lines = (await session.execute(
+                select(TableLine.at_line, TableLine.line)
+                .where(TableLine.game_id == game_id, TableLine.at_line >= start - 1, after)
+                .order_by(TableLine.id)
+            )).all()
         display = seat_names(names)
-        return {"total": log.total, "first": start, "lines": [name_seats(line, display) for line in lines]}
+        return {"total": log.total, "first": start, "lines": [name_seats(line, display) for line in lines],
+                "table_lines": [{"after": at, "line": line} for at, line in table_lines]}
 
     async def _stored_lines(self, snap: Snapshot, start: int, end: int) -> list[str]:
         """Lines ``start`` to ``end - 1`` from the actions table, counting down from the

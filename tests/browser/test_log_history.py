@@ -32,21 +32,33 @@ def log_items(page) -> list[str]:
 
 
 def whole_log(base: str, game_id: str) -> list[str]:
-    """Every line, newest first, paged from the API."""
+    """Every line, the table's own ones among them, newest first, paged from the API."""
     lines: list[str] = []
     before = None
     while before != 1:
         params = {"limit": 200, **({"before": before} if before else {})}
         page = httpx.get(f"{base}/api/games/{game_id}/log", params=params).json()
-        lines = page["lines"] + lines
+        merged = []
+        for n, line in enumerate(page["lines"], page["first"]):
+            merged += [t["line"] for t in page["table_lines"] if t["after"] == n - 1] + [line]
+        merged += [t["line"] for t in page["table_lines"] if t["after"] == page["first"] + len(page["lines"]) - 1]
+        lines = merged + lines
         before = page["first"]
     return lines[::-1]
 
 
 def test_earlier_lines_are_paged_in_and_stay_as_the_game_goes_on(live_server, browser):
     response = httpx.post(f"{live_server.url}/api/games",
-                          json={"title": "keythedral", "players": ["Ann", "Bob"], "seed": 5})
+                          json={"title": "keythedral", "players": ["Ann", None], "seed": 5})
     game = response.json()
+    # Bob takes his seat by his link: the table writes a line of its own after line 1.
+    context = browser.new_context()
+    bob = context.new_page()
+    bob.goto(game["seats"][1]["url"])
+    bob.fill("input[name=name]", "Bob")
+    bob.click("button[type=submit]")
+    bob.wait_for_selector("#game")
+    context.close()
     rng = random.Random(7)
     play(live_server.url, game, 170, rng)
 
@@ -57,7 +69,7 @@ def test_earlier_lines_are_paged_in_and_stay_as_the_game_goes_on(live_server, br
         page = context.new_page()
         page.goto(game["seats"][0]["url"])
         page.wait_for_function("window.keydom !== undefined")
-        assert log_items(page) == everything[:50]
+        assert log_items(page) == everything[:50]  # no table line among the newest
         shown = 50
         while page.locator(".log-earlier").count():
             page.locator(".log-earlier").click()
@@ -65,6 +77,7 @@ def test_earlier_lines_are_paged_in_and_stay_as_the_game_goes_on(live_server, br
             page.wait_for_function(f"document.querySelectorAll('.log li').length === {shown}")
             assert log_items(page) == everything[:shown]
         assert shown == len(everything)  # the button went once the first line was shown
+        assert log_items(page)[-3:] == [everything[-3], "Bob takes seat 2", everything[-1]]
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator(".log").screenshot(path=str(ARTIFACTS / f"log-history-{name}.png"))
 

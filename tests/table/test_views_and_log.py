@@ -121,7 +121,27 @@ async def test_the_history_pages_back_to_the_first_line(table, title_id, players
     assert [line for page in pages for line in page] == named
     # a page that starts among the lines dealt at set-up, before any action
     first = await table.log_page(game.id, 3, 5)
-    assert first == {"total": len(everything), "first": 1, "lines": named[:2]}
+    assert first == {"total": len(everything), "first": 1, "lines": named[:2], "table_lines": []}
+
+
+async def test_the_tables_own_lines_are_paged_with_the_lines_around_them(table):
+    """A seat taken by its invite link writes a line of the table's own; paging back
+    finds it between the same two lines the view showed it between."""
+    game = await table.create_game("keythedral", ["Ann", None], seed=5)
+    await table.claim_seat(game.id, game.seats[1].token, "Bob")
+    early = await table.view(Viewer(game.id, None))
+    assert early["log"][-1] == "Bob takes seat 2" and early["log_total"] == 1
+    await play(table, game.id, 150, random.Random(6))
+    late = await table.view(Viewer(game.id, None))
+    assert "Bob takes seat 2" not in late["log"]
+    pages, before = [], late["log_first"]
+    while before != 1:
+        page = await table.log_page(game.id, before, 40)
+        pages.insert(0, page)
+        before = page["first"]
+    found = [t for page in pages for t in page["table_lines"]]
+    assert found == [{"after": 1, "line": "Bob takes seat 2"}]
+    assert pages[0]["lines"][0] == early["log"][0]  # line 1, which the claim came after
 
 
 async def test_a_game_stored_before_actions_kept_their_lines_is_paged_by_replaying_it(table):
