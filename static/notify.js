@@ -217,5 +217,6 @@
 
   showOptIn();
   load();
+  if (document.hidden) look().catch(function () {}); // opened straight into a background tab
   window.keydomNotify = { get signalled() { return signalled; } };
 })();

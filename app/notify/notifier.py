@@ -61,6 +61,7 @@ class Notifier:
         self._heartbeat_at = 0.0
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._background: set[asyncio.Task[None]] = set()
         # One sending thread: Apprise is synchronous, and its log (where a failure's reason
         # is) is global, so one send at a time keeps each error with its own message.
@@ -77,10 +78,20 @@ class Notifier:
             self._loop_task = asyncio.create_task(self._run_forever())
 
     async def stop(self) -> None:
+        # Let the current pass finish rather than cancel it inside a transaction (a
+        # connection cut off mid-transaction would hold its locks until the server dies).
+        self._stopping = True
+        self._wake.set()
         if self._loop_task:
-            self._loop_task.cancel()
-        for task in list(self._background):
-            task.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(self._loop_task), timeout=5)
+            except (asyncio.TimeoutError, Exception):
+                self._loop_task.cancel()
+        try:  # messages being scheduled right now: give them a moment to be written
+            await asyncio.wait_for(self.settle(), timeout=2)
+        except (asyncio.TimeoutError, Exception):
+            for task in list(self._background):
+                task.cancel()
         try:
             self.open_pages.clear()
             await self._flush_presence(self.now(), heartbeat=False)
@@ -89,7 +100,7 @@ class Notifier:
         self._sender.shutdown(wait=False, cancel_futures=True)
 
     async def _run_forever(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.run_once(heartbeat=False)
             except asyncio.CancelledError:
