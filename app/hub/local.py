@@ -54,7 +54,7 @@ class Hub:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         # Called with a game id when its seats changed (version -1), in this process or another:
         # the table forgets cached seat links, so a replaced link stops at once everywhere.
-        self.on_seats_changed: list[Callable[[str], None]] = []
+        self.on_seats_changed: list[Callable[[str | None], None]] = []  # None: every game
 
     @contextmanager
     def subscribe(self, game_id: str) -> Iterator[Subscription]:
@@ -77,6 +77,15 @@ class Hub:
             self.deliver(game_id, int(version))
         except ValueError:
             log.warning("ignoring malformed notice %r", notice[:80])
+
+    def notices_lost(self) -> None:
+        """The link to other processes broke, so notices may be missing: whoever caches
+        seats forgets them all (a link may have been replaced meanwhile), and every local
+        socket catches up."""
+        for forget in self.on_seats_changed:
+            forget(None)
+        for game_id in list(self._subs):
+            self.deliver(game_id, -1)
 
     def deliver(self, game_id: str, version: int) -> None:
         """Wake every local socket watching this game."""

@@ -81,5 +81,4 @@ class PostgresHub(Hub):
                 except (OSError, asyncpg.PostgresError):
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 15)
-            for game_id in list(self._subs):
-                self.deliver(game_id, -1)
+            self.notices_lost()

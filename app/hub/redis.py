@@ -58,8 +58,7 @@ class RedisHub(Hub):
                 async with self._client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     if self._subscribed.is_set():  # a re-subscription: notices may be lost
-                        for game_id in list(self._subs):
-                            self.deliver(game_id, -1)
+                        self.notices_lost()
                     self._subscribed.set()
                     delay = 0.5
                     async for message in pubsub.listen():

@@ -235,9 +235,14 @@ class Table:
         await self.hosting.saw(game_id, seat.seat)
         return Viewer(game_id, seat.seat)
 
-    def forget_seats(self, game_id: str) -> None:
+    def forget_seats(self, game_id: str | None) -> None:
         """Seats changed (claimed, renamed, re-opened, a link replaced): check links and
-        names against the database again, so a replaced link stops at once."""
+        names against the database again, so a replaced link stops at once. None: any
+        game's may have (change notices were lost)."""
+        if game_id is None:
+            self._seats_by_hash.clear()
+            self.cache.names.clear()
+            return
         for digest in [d for d, (g, _) in self._seats_by_hash.items() if g == game_id]:
             del self._seats_by_hash[digest]
         self.cache.names.pop(game_id, None)

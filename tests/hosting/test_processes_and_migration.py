@@ -68,3 +68,22 @@ async def test_the_hosting_migration_goes_down_and_up_with_games_in_it(sqlite_ur
             pass
     finally:
         await table.db.dispose()
+
+
+async def test_after_lost_notices_every_cached_link_is_checked_again(sqlite_url):
+    here, there = Table(Database(sqlite_url), Hub()), Table(Database(sqlite_url), Hub())  # no notices between them
+    try:
+        game = await here.create_game("tiny-towns", ["Ann", "Bob"], seed=5)
+        old = game.seats[0].token
+        assert (await there.viewer(game.id, old)).seat == 0
+        await here.hosting.replace_link(game.id, game.host_token, 0)
+        assert (await there.viewer(game.id, old)).seat == 0  # the notice never came: still trusted
+        there.hub.notices_lost()  # what a hub does when its link to the others comes back
+        try:
+            await there.viewer(game.id, old)
+            raise AssertionError("the old link still opened the seat after the notices were lost")
+        except Forbidden:
+            pass
+    finally:
+        await here.db.dispose()
+        await there.db.dispose()
