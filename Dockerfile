@@ -9,7 +9,7 @@ COPY templates ./templates
 COPY static ./static
 # Editable, so templates/, static/ and migrations/ are found beside app/.
 RUN pip install --no-cache-dir -e .
-RUN useradd --system keydom && chown -R keydom /srv/keydom
+RUN useradd --system keydom && mkdir -p /var/lib/keydom && chown -R keydom /srv/keydom /var/lib/keydom
 USER keydom
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --retries=3 \
