@@ -17,8 +17,8 @@ from typing import Any
 from app.games.protocol import seat_view
 
 from .content import ALL_CARDS, RESOURCES
-from .rules import (BUILD, KEEP, PLACE, STEP_NAMES, WATCH, Game, Player, is_solo,
-                    is_town_hall, pickable, result, sites, to_act)
+from .rules import (BUILD, KEEP, NAME, PICK, PLACE, STEP_NAMES, WATCH, Game, Player, a_card,
+                    buildable, card_name, is_solo, is_town_hall, pickable, result, sites, to_act)
 from .scoring import best_feeding, score_town
 from .town import Cell, Town
 
@@ -133,7 +133,74 @@ def private_view(g: Game, p: Player) -> dict[str, Any]:
         "construction": construction_view(g, p),
         "effect": dict(p.effects[0]) if p.effects else None,
         "cavern": [r for r in RESOURCES for _ in range(p.cavern.count(r))],
+        "prompt": prompt(g, p),
     }
+
+
+def prompt(g: Game, p: Player) -> str | None:
+    """What the seat is asked to do now, in words (it names the seat's own monument, so
+    it is private); None when nothing is asked of it."""
+    if p.seat not in to_act(g):
+        return None
+    if p.effects:
+        return effect_prompt(p.effects[0])
+    if g.phase == KEEP:
+        return "Choose the monument you keep: click one of the two cards on your screen."
+    if g.phase == NAME:
+        return "You are the Master Builder: name the resource every player places this round."
+    if g.phase == PICK:
+        return "Take one of the three resource cards: its resource is the one you place."
+    if g.phase == PLACE:
+        placing = p.placing or {}
+        if placing.get("resource") is None:
+            return "Free choice: choose, in secret, the resource you place."
+        if placing.get("switch"):
+            return f"Click an empty square for the {placing['switch']}."
+        if placing.get("take"):
+            return f"Click an empty square for the {placing['take']} from the Warehouse."
+        return f"Place the {placing['resource']}: click an empty square of your town."
+    if g.phase == BUILD:
+        return build_prompt(g, p)
+    return None
+
+
+def build_prompt(g: Game, p: Player) -> str:
+    con = p.construction
+    if con:
+        name = card_name(con["card"])
+        if len(con["picked"]) == len(ALL_CARDS[con["card"]].shape):
+            return f"Click the highlighted square the {name} will stand on."
+        return (f"Building {a_card(con['card'])}: click the highlighted squares to use their "
+                f"cubes ({len(con['picked'])} of {len(ALL_CARDS[con['card']].shape)} picked).")
+    cards = buildable(g, p)
+    if not cards:
+        if p.cavern and p.town.empty_cells():
+            return "Nothing fits a building now: place a set-aside cube, or click Done building."
+        return "Nothing fits a building now: click Done building."
+    names = [a_card(c) for c in cards]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f"You can build {listed}: click its card, or Done building."
+
+
+EFFECT_PROMPTS = {
+    "bank": "Your new Bank: choose the resource to put on it.",
+    "factory": "Your new Factory: choose the resource to put on it.",
+    "watch": "Opaleye's Watch: choose the building cards to put on it.",
+    "uncavern": "Click an empty square for the set-aside cube.",
+}
+
+
+def effect_prompt(effect: dict[str, Any]) -> str:
+    kind = effect["kind"]
+    if kind == "guild":
+        return ("Architect's Guild: click a building of yours to replace, or stop."
+                if effect["cell"] is None else "Architect's Guild: choose the building it becomes.")
+    if kind == "grove":
+        return ("Grove University: choose a building to place for free."
+                if effect["card"] is None else f"Grove University: click an empty square for the {card_name(effect['card'])}.")
+    if kind == "watch-move":
+        return f"Opaleye's Watch: click an empty square for the {card_name(effect['card'])}."
+    return EFFECT_PROMPTS.get(kind, "Finish what your new building asks for.")
 
 
 def construction_view(g: Game, p: Player) -> dict[str, Any] | None:
@@ -151,4 +218,4 @@ def construction_view(g: Game, p: Player) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["view", "card_json"]
+__all__ = ["view", "card_json", "prompt"]
