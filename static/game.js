@@ -130,7 +130,28 @@
     oldest = null;
   }
 
+  // On a phone the log is a sheet opened from the action bar; the open state lives on
+  // #game-body, so it survives the fragment being redrawn.
+  function showLogState() {
+    const open = body.classList.contains("log-open");
+    body.querySelectorAll(".log-toggle").forEach(function (b) { b.setAttribute("aria-expanded", String(open)); });
+  }
+  function toggleLog(open) {
+    body.classList.toggle("log-open", open);
+    showLogState();
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && body.classList.contains("log-open")) toggleLog(false);
+  });
+  document.addEventListener("keydom:updated", showLogState);
+
   body.addEventListener("click", function (event) {
+    const logButton = event.target.closest(".log-toggle");
+    if (logButton) {
+      event.preventDefault();
+      toggleLog(!logButton.classList.contains("log-close") && !body.classList.contains("log-open"));
+      return;
+    }
     const earlier = event.target.closest(".log-earlier");
     if (earlier) {
       event.preventDefault();
