@@ -131,7 +131,12 @@ async def _play_until_killed(server: ServerProcess, games: list[dict], rng: rand
                     return  # the server died under us
 
     bots = [asyncio.create_task(bot(g)) for g in games]
-    await asyncio.sleep(rng.uniform(0.3, 1.2))
+    # Kill at a random moment once play is under way: a fixed delay alone could pass
+    # before a busy machine (parallel tests) has acknowledged anything.
+    before, deadline = len(acknowledged), asyncio.get_running_loop().time() + 60
+    while len(acknowledged) < before + 8 and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(rng.uniform(0.0, 0.6))
     server.kill()
     await asyncio.gather(*bots)
     return True
