@@ -276,7 +276,7 @@ def _prompt(g: Game, p: Player) -> str:
     if g.phase == COLLECT:
         return "Collect your cubes (you may play a Phase 2 law card first)."
     if g.phase == ACTIONS:
-        return "Your action: click a building tile, a cottage, a craft cube or a new law, or choose above."
+        return "Your action: click a building tile, a cottage, a craft cube or a new law, or choose a button below."
     if g.phase == AUCTION:
         step = g.auction["step"]
         if step == "bid":
