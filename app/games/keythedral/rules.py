@@ -58,6 +58,7 @@ from typing import Any, Callable
 
 from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.plainstate import clone_game, dump_game, load_game
 from app.games.rng import Rng
 
 from .content import (BASIC, COLOURS, COTTAGES_EACH, CRAFT, CUBES, FENCE_COST, FENCES_EACH,
@@ -1564,28 +1565,13 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 
 # --- Saving: plain JSON ---
 
-def _plain(value: Any) -> Any:
-    """A copy of plain JSON data (much faster than deepcopy; the log's strings are shared)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def dump(g: Game) -> dict[str, Any]:
-    raw = {k: _plain(v) for k, v in vars(g).items() if k not in ("players", "log")}
-    raw["players"] = [_plain(vars(p)) for p in g.players]
-    raw["log"] = g.log.dump()
-    return raw
+    return dump_game(g)
 
 
 def load(raw: dict[str, Any]) -> Game:
-    players = [Player(**_plain(p)) for p in raw["players"]]
-    return Game(players=players, log=GameLog.load(raw.get("log", [])),
-                **{k: _plain(v) for k, v in raw.items() if k not in ("players", "log")})
+    return load_game(Game, Player, raw)
 
 
 def clone(g: Game) -> Game:
-    return Game(players=[Player(**_plain(vars(p))) for p in g.players], log=copy.deepcopy(g.log),
-                **{k: _plain(v) for k, v in vars(g).items() if k not in ("players", "log")})
+    return clone_game(g)
