@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from app.games import get_title
 from app.games.protocol import State, Title
@@ -114,6 +114,19 @@ def _pick(title: Title, choose: Callable[..., str] | None, a: State, b: State, s
     if wanted in common:
         return wanted
     return rng.choice(common) if common else None
+
+
+def leaves(value: Any) -> Iterator[str]:
+    """Every string in a view, keys included: where to look for a secret's name."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from leaves(v)
+    elif isinstance(value, str):
+        yield value
 
 
 def cases_for(package: str) -> list[Callable[[int], Twins]]:

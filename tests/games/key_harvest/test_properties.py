@@ -15,20 +15,8 @@ from app.games.key_harvest.content import EVENTS, FIELDS, is_event
 from app.games.protocol import IllegalAction
 from app.games.rng import Rng
 
+from ..twins import leaves
 from .support import snapshot, total_counters
-
-
-def leaves(value):
-    """Every string in a view, keys included."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield str(k)
-            yield from leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from leaves(v)
-    elif isinstance(value, str):
-        yield value
 
 
 def check_invariants(g):

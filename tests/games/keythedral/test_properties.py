@@ -13,18 +13,7 @@ from app.games.keythedral import bot, rules
 from app.games.protocol import IllegalAction
 from app.games.rng import Rng
 
-
-def leaves(value):
-    """Every string in a view, keys included."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield str(k)
-            yield from leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from leaves(v)
-    elif isinstance(value, str):
-        yield value
+from ..twins import leaves
 
 
 def hidden_from_everyone(g):
