@@ -68,6 +68,8 @@ def test_host_page_invite_and_your_games(live_server, browser):
     assert "Cy takes seat 3" in friend.locator(".log").inner_text()
 
     # Her device lists the game with whose turn it is (Ann holds the Master Builder's hammer).
+    # (game.js is deferred: wait until it has kept the link before leaving the page.)
+    friend.wait_for_function("JSON.parse(localStorage.getItem('keydom.games') || '[]').length > 0")
     friend.goto(live_server.url + "/")
     friend.wait_for_selector("#your-games:not([hidden]) .my-game")
     entry = friend.locator(f".my-game[data-game='{game_id}']")
