@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from dataclasses import replace
 
 import uvicorn
@@ -15,10 +14,10 @@ from app.api.connections import guarded_protocol
 from app.main import create_app
 from app.settings import Settings
 
-from ..conftest import free_port
+from ..conftest import LiveServer, free_port
 
 
-class GuardedServer:
+class GuardedServer(LiveServer):  # started and stopped as a LiveServer
     def __init__(self, database_url: str, http: str | None = None, **limits: object) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -32,19 +31,6 @@ class GuardedServer:
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2, **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> "GuardedServer":
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
 
     @property
     def guard(self):  # type: ignore[no-untyped-def]
