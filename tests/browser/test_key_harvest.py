@@ -50,7 +50,7 @@ def choices_in_first_screen(page) -> bool:
     buttons above it), lie within the phone's first screenful."""
     return page.evaluate("""() => {
         const top = el => el.getBoundingClientRect().top + window.scrollY;
-        const now = document.querySelector('.kh-now');
+        const now = document.querySelector('.bar-prompt') || document.querySelector('.kh-now');
         const tops = [...document.querySelectorAll('.kh [data-option]')].map(top);
         return top(now) < innerHeight && (tops.length === 0 || Math.min(...tops) < innerHeight);
     }""")

@@ -162,4 +162,36 @@ def private_view(g: Game, p: Player) -> dict[str, Any]:
     if g.queue and g.queue[0]["do"] == "bid" and g.queue[0]["seat"] == p.seat:
         job = g.queue[0]
         out["bid"] = {"slot": job["slot"], "tile": g.registry[job["slot"]], "counters": dict(job["bid"])}
+    out["prompt"] = prompt(g, p, out["bid"])
     return out
+
+
+STEP_PROMPTS = {
+    "start": "Your colour was drawn: name the start player.",
+    "gain": "Take a crop counter: click a crop in the supply.",
+    "more": "You may take a second tile, or stop with one.",
+    "resettle": "Event: you may take a tile from the fallow fields onto your board.",
+    "hail": "Event: hail — choose one of your unharvested fields to turn to its harvested side.",
+    "bloom": "Event: you may turn one of your harvested fields back to its crop side.",
+}
+
+
+def prompt(g: Game, p: Player, bid: dict[str, Any] | None) -> str | None:
+    """What the seat is asked now, in words (the page's action bar); None when not asked."""
+    if p.seat not in to_act(g):
+        return None
+    if bid:
+        return (f"Make your bid for {bid['tile']}: click counters behind your screen to add them, "
+                "then confirm. Nobody sees it until it is placed.")
+    step = pending_public(g)
+    if step is None:
+        if g.used:
+            return "One more action (a different one), or end your turn: click what is outlined in blue."
+        return ("Your turn — up to two different actions: click what is outlined in blue (fields to harvest, "
+                "a worker, a store or registry tile), or end your turn.")
+    if step["do"] == "place":
+        return f"Put the {WORKERS[step['worker']].name} on a highlighted space of your board."
+    if step["do"] == "power":
+        worker = WORKERS[step["worker"]]
+        return f"{worker.name}: {describe_worker(worker)}"
+    return STEP_PROMPTS.get(step["do"], "Your choice.")

@@ -163,8 +163,11 @@ def test_a_bid_in_the_making_shows_on_the_bidders_page_only_and_puts_the_screen_
     seat = g.turn
     g.players[seat].counters = {"brown": 2, "green": 0, "orange": 0, "red": 0, "yellow": 0}
     g = kh.apply(kh.apply(g, seat, "registry:0"), seat, "add:brown")
-    mine, theirs = board_part(page(g, seat)), board_part(page(g, 1 - seat))
-    assert "Make your bid for" in mine and 'class="kh-tile c-' in mine and " bidding" in mine
+    my_page, their_page = page(g, seat), page(g, 1 - seat)
+    mine, theirs = board_part(my_page), board_part(their_page)
+    assert '<p class="bar-prompt" role="status">Make your bid for' in my_page  # in the action bar
+    assert "Make your bid" not in their_page
+    assert 'class="kh-tile c-' in mine and " bidding" in mine
     assert re.search(r'<aside class="kh-screen o-screen c-\w+ live"', mine)
     assert re.search(r'data-counter="brown">.*?class="bidding">−1<', mine, re.S)
     assert "Make your bid" not in theirs and " bidding" not in theirs

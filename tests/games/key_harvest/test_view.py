@@ -70,3 +70,14 @@ def test_the_board_notation_round_trips_and_refuses_a_wrong_crop():
     assert render({}, {"C3": "lord"}).splitlines()[2].split()[2] == "5"
     with pytest.raises(ValueError, match="A1 grows cider apples"):
         parse("Y . . . . . .\n" + ". . . . . . .\n" * 7)
+
+
+def test_the_prompt_is_in_the_asked_seats_own_view_only():
+    g = kh.setup(3, {}, 5)
+    chooser = g.start_chooser
+    assert kh.view(g, chooser)["private"]["prompt"] == "Your colour was drawn: name the start player."
+    others = [s for s in range(3) if s != chooser]
+    assert all(kh.view(g, s)["private"]["prompt"] is None for s in others)
+    g = kh.apply(g, chooser, f"start:{chooser}")
+    assert kh.view(g, g.turn)["private"]["prompt"].startswith("Your turn — up to two different actions")
+    assert "prompt" not in kh.view(g, None)["public"]
