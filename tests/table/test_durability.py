@@ -78,6 +78,18 @@ class WriteLockHeld:
         self.conn.close()
 
 
+async def in_one_batch(table, sqlite_url: str, games: list[str], picks: list[tuple[int, str, int]]) -> list:
+    """Send one action per game while the write lock is held, so they share one
+    transaction; their outcomes (a view, or the exception), in order."""
+    lock = WriteLockHeld(sqlite_url)
+    try:
+        tasks = [asyncio.create_task(table.act(Viewer(g, s), o, v)) for g, (s, o, v) in zip(games, picks)]
+        await until_waiting(table.db, len(tasks))
+    finally:
+        lock.release()
+    return await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def test_every_sqlite_connection_syncs_each_commit_to_disk(sqlite_url):
     db = Database(sqlite_url)
     try:
@@ -168,13 +180,7 @@ async def test_a_write_that_fails_halfway_leaves_its_game_untouched_and_the_batc
         with sqlite3.connect(sqlite_path(sqlite_url)) as raw:  # a stray log row where seq 1 will go
             raw.execute("INSERT INTO actions (game_id, seq, seat, option, created_at) "
                         "VALUES (?, 1, 0, 'stray', '2026-01-01')", (broken,))
-        lock = WriteLockHeld(sqlite_url)
-        try:
-            tasks = [asyncio.create_task(table.act(Viewer(g, s), o, v)) for g, (s, o, v) in zip(games, picks)]
-            await until_waiting(table.db, 3)
-        finally:
-            lock.release()
-        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        outcomes = await in_one_batch(table, sqlite_url, games, picks)
         assert isinstance(outcomes[1], IntegrityError), outcomes
         assert isinstance(outcomes[0], dict) and isinstance(outcomes[2], dict), outcomes
         with sqlite3.connect(sqlite_path(sqlite_url)) as raw:
@@ -200,13 +206,7 @@ async def test_a_failed_commit_acknowledges_no_action_of_its_batch(sqlite_url):
                 raise OperationalError("COMMIT", {}, sqlite3.OperationalError("database or disk is full"))
 
         event.listen(table.db.action_engine, "commit", disk_full)
-        lock = WriteLockHeld(sqlite_url)
-        try:
-            tasks = [asyncio.create_task(table.act(Viewer(g, s), o, v)) for g, (s, o, v) in zip(games, picks)]
-            await until_waiting(table.db, 3)
-        finally:
-            lock.release()
-        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        outcomes = await in_one_batch(table, sqlite_url, games, picks)
         failing["on"] = False
         assert all(isinstance(o, OperationalError) for o in outcomes), outcomes
         for game_id, (seat, option, version) in zip(games, picks):
