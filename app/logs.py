@@ -14,11 +14,12 @@ def _spelled(word: str) -> str:
 _EQUALS = "(?:=|%3d)"
 _SLASH = "(?:/|%2f)"
 # A query value runs to the next parameter, a space, a quote or the end; a path part to
-# the next slash (or an encoded one), '?', '#', a space or a quote. Seat numbers
+# the next slash (or an encoded one), '?', '#', a space or a quote; a doubled slash before it
+# (/seat//…, a 404) hides nothing. Seat numbers
 # (/host/…/seat/2/name) and the API's /host/seats/ are no secrets and stay readable.
 _TOKEN_IN_PATH = re.compile(
     rf"((?<![a-z0-9_]){_spelled('token')}{_EQUALS})[^&\s\"'<>#]+"
-    rf"|({_SLASH}(?:{_spelled('seat')}|{_spelled('host')}){_SLASH})(?!seats(?:/|%2f))(?!\d{{1,3}}(?:/|%2f|[\s?\"]|$))(?:(?!%2f)[^/?\s\"'<>#])+",
+    rf"|({_SLASH}(?:{_spelled('seat')}|{_spelled('host')})(?:{_SLASH})+)(?!seats(?:/|%2f))(?!\d{{1,3}}(?:/|%2f|[\s?\"]|$))(?:(?!%2f)[^/?\s\"'<>#])+",
     re.IGNORECASE,
 )
 # In tracebacks a token can also appear bare (an argument's repr): seat tokens are 32
@@ -38,6 +39,8 @@ def redact(text: str) -> str:
     'GET /g/abc%2Fseat%2F…/claim'
     >>> redact("POST /g/abc/host/H0st-secret/seat/1/reopen")
     'POST /g/abc/host/…/seat/1/reopen'
+    >>> redact("GET /g/abc/seat//s3cr3t HTTP/1.1")
+    'GET /g/abc/seat//… HTTP/1.1'
     >>> redact("PUT /api/games/abc/host/seats/1/name")
     'PUT /api/games/abc/host/seats/1/name'
     """
