@@ -12,7 +12,7 @@ from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -162,7 +162,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         return pages.error_page(request, exc.status, exc.message)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        if not request.url.path.startswith("/api/"):  # a page's address: say it on a page
+            return pages.error_page(request, 422, f"This address is not one Keydom makes: {describe_validation(exc)}")
         return JSONResponse({"detail": describe_validation(exc)}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)

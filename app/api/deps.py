@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Path, Request
 from starlette.requests import HTTPConnection
 
 from app.table.errors import Unauthorized
@@ -16,6 +16,9 @@ async def get_table(request: Request) -> Table:  # async: no thread hop per requ
 
 
 TableDep = Annotated[Table, Depends(get_table)]
+# Every route that names a seat takes it through this type: a number no game can have
+# (negative, or too large for the database's integer) is refused before anything is read.
+SeatIndex = Annotated[int, Path(ge=0, le=63, description="The seat, from 0.")]
 
 
 async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:

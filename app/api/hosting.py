@@ -6,21 +6,17 @@ Seats are numbered from 0, as everywhere in the API (pages say "seat 1" for seat
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app.table.errors import Unauthorized
 from app.table.hosting import MAX_MY_GAMES, HostedGame, MyGame
 
-from .deps import TableDep, TokenDep, base_url
+from .deps import SeatIndex, TableDep, TokenDep, base_url
 from .games import refusals
 
 router = APIRouter(prefix="/api", tags=["hosting"], responses=refusals(413))
-
-SeatIndex = Annotated[int, Path(ge=0, le=63, description="The seat, from 0.")]
-
 
 class HostedSeatOut(BaseModel):
     seat: int

@@ -8,10 +8,11 @@ from datetime import datetime, timezone
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.api.deps import TableDep, base_url
-from app.table.errors import BadRequest, NotFound
+from app.api.deps import SeatIndex, TableDep, base_url
+from app.table.errors import BadRequest
 from app.table.hosting import HostedGame
 
+from .forms import text_form
 from .pages import _same_origin, templates
 
 router = APIRouter(include_in_schema=False)
@@ -70,27 +71,20 @@ async def _then_back(request: Request, table: TableDep, game_id: str, host_token
 
 
 @router.post("/g/{game_id}/host/{host_token}/seat/{seat}/new-link")
-async def new_link(request: Request, game_id: str, host_token: str, seat: int, table: TableDep) -> Response:
-    _seat_number(seat)
+async def new_link(request: Request, game_id: str, host_token: str, seat: SeatIndex, table: TableDep) -> Response:
     return await _then_back(request, table, game_id, host_token, seat, "link",
                             lambda: table.hosting.replace_link(game_id, host_token, seat))
 
 
 @router.post("/g/{game_id}/host/{host_token}/seat/{seat}/name")
-async def rename(request: Request, game_id: str, host_token: str, seat: int, table: TableDep) -> Response:
-    _seat_number(seat)
-    name = str((await request.form()).get("name", ""))
+async def rename(request: Request, game_id: str, host_token: str, seat: SeatIndex, table: TableDep) -> Response:
+    name = (await text_form(request)).get("name", "")
     return await _then_back(request, table, game_id, host_token, seat, "name",
                             lambda: table.hosting.rename(game_id, host_token, seat, name))
 
 
 @router.post("/g/{game_id}/host/{host_token}/seat/{seat}/reopen")
-async def reopen(request: Request, game_id: str, host_token: str, seat: int, table: TableDep) -> Response:
-    _seat_number(seat)
+async def reopen(request: Request, game_id: str, host_token: str, seat: SeatIndex, table: TableDep) -> Response:
     return await _then_back(request, table, game_id, host_token, seat, "reopen",
                             lambda: table.hosting.reopen(game_id, host_token, seat))
 
-
-def _seat_number(seat: int) -> None:
-    if seat < 0:
-        raise NotFound("This game has no such seat.")

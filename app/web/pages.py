@@ -14,6 +14,7 @@ from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
 from app.table.errors import BadRequest, Forbidden, NotFound
 
+from .forms import text_form
 from .render import game_context, title_content
 
 router = APIRouter(include_in_schema=False)
@@ -52,8 +53,9 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
         raise NotFound("That title is not playable yet.")
     spec = get_title(title_id).TITLE
     await check_create_rate(request)
-    form = await request.form()
+    form: dict[str, str] = {}
     try:
+        form = await text_form(request)
         players, options, seed = _read_new_game_form(spec, form)
         created = await table.create_game(title_id, players, seed, options)
     except BadRequest as refusal:
@@ -105,9 +107,9 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
 @router.post("/g/{game_id}/seat/{token}/claim")
 async def claim(request: Request, game_id: str, token: str, table: TableDep) -> Response:
     _same_origin(request)
-    form = await request.form()
     try:
-        await table.claim_seat(game_id, token, str(form.get("name", "")))
+        form = await text_form(request)
+        await table.claim_seat(game_id, token, form.get("name", ""))
     except BadRequest as refusal:
         view = await table.view(await table.viewer(game_id, token))
         invite = await table.hosting.invitation(game_id, view["seat"])
