@@ -22,7 +22,11 @@ def server_options(settings: Settings) -> dict[str, Any]:
         http=guarded_protocol(os.environ.get("HTTP", "auto")),  # per-address cap, request timeout
         # The app applies X-Forwarded-For itself (FORWARDED_ALLOW_IPS, see app.main).
         proxy_headers=False,
-        limit_concurrency=settings.max_connections,
+        # MAX_CONNECTIONS is kept by the guard, fairly (app.api.connections); uvicorn's own
+        # cap would answer 503 to everyone once slow clients filled it.
+        limit_concurrency=None,
+        # The guard answers an over-long head with 431 first; h11's own limit stays behind it.
+        h11_max_incomplete_event_size=settings.max_header_bytes + 1024,
         timeout_keep_alive=settings.keep_alive_timeout,
         access_log=os.environ.get("ACCESS_LOG", "0") == "1",  # seat tokens are redacted (app.logs)
         ws=os.environ.get("WS", "auto"),

@@ -234,15 +234,21 @@ MAX_BODY = 64 * 1024  # the largest honest request (a new game) is well under 2 
 
 
 class BodyLimit:
-    """Refuse request bodies over MAX_BODY with 413, whether announced or streamed."""
+    """Refuse request bodies over MAX_BODY with 413, whether announced or streamed, and
+    requests with more than ``max_headers`` headers with 431."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, max_headers: int = 100) -> None:
         self.app = app
         self.limit = limit
+        self.max_headers = max_headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if len(scope.get("headers", ())) > self.max_headers:
+            # The head's size is limited as it arrives (app.api.connections); their number here.
+            await _refuse(send, 431, f"The request has too many headers (the limit is {self.max_headers}).")
             return
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
@@ -275,14 +281,18 @@ class BodyLimit:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps({"detail": f"The request body is too large (the limit is {limit // 1024} KB)."}).encode()
-    await send({"type": "http.response.start", "status": 413,
+    await _refuse(send, 413, f"The request body is too large (the limit is {limit // 1024} KB).")
+
+
+async def _refuse(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 
 def _install_security_headers(app: FastAPI) -> None:
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, max_headers=app.state.settings.max_headers)
     app.add_middleware(SecurityHeaders)
     # Outermost: every limit and log below sees the real client, but X-Forwarded-For is
     # believed only from the proxies the host names (FORWARDED_ALLOW_IPS; none by default).

@@ -51,8 +51,10 @@ class Settings:
     # Addresses of reverse proxies whose X-Forwarded-For is believed ("" trusts nobody,
     # "*" everybody). Comma-separated addresses or networks, e.g. "127.0.0.1,10.0.0.0/8".
     forwarded_allow_ips: str = field(default_factory=lambda: os.environ.get("FORWARDED_ALLOW_IPS", ""))
-    # Open connections at once, in all (beyond it new requests get 503) and per client
-    # address (beyond it the new connection gets 429 and is closed; trusted proxies are exempt).
+    # Open connections at once, in all, and per client address (beyond it the new connection
+    # gets 429 and is closed; trusted proxies are exempt). When all are taken, a newcomer
+    # takes the place of a request still arriving (the heaviest address's oldest first), then
+    # of an idle kept-alive connection; only when every one is busy does it get 503.
     max_connections: int = field(default_factory=lambda: _int("MAX_CONNECTIONS", 4000))
     connections_per_address: int = field(default_factory=lambda: _int("CONNECTIONS_PER_ADDRESS", 64))
     websockets_per_address: int = field(default_factory=lambda: _int("WEBSOCKETS_PER_ADDRESS", 64))
@@ -60,6 +62,9 @@ class Settings:
     # next one on a kept-alive connection.
     request_timeout: float = field(default_factory=lambda: float(os.environ.get("REQUEST_TIMEOUT", "10")))
     keep_alive_timeout: int = field(default_factory=lambda: _int("KEEP_ALIVE_TIMEOUT", 5))
+    # A request's head (request line and headers): at most this many bytes and headers (431).
+    max_header_bytes: int = field(default_factory=lambda: _int("MAX_HEADER_BYTES", 16384))
+    max_headers: int = field(default_factory=lambda: _int("MAX_HEADERS", 100))
 
     def __post_init__(self) -> None:
         self.database_url = async_database_url(self.database_url)
