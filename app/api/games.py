@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.games import titles_json
 from app.table.errors import Unauthorized
-from app.web.encode import JSONView
+from app.wire import JSONView
 
 from .deps import TableDep, TokenDep, base_url
 from .ratelimit import check_action_rate, check_create_rate

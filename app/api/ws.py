@@ -20,7 +20,7 @@ from app.hub.local import Subscription
 from app.notify.hooks import page_open
 from app.table.errors import TableError
 from app.table.service import Table, Viewer
-from app.web.encode import encode
+from app.wire import encode
 
 router = APIRouter()
 

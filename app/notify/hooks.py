@@ -1,17 +1,20 @@
-"""The few calls the rest of the app makes into notifications. Each one is cheap, starts
-background work at most, and never raises: an action or a websocket must not fail
-because a notification could not be scheduled."""
+"""Where notifications meet the rest of the app: the notifier subscribes to the table's
+events (``app.table.events``) when the app starts, and the websocket route says while a
+seat's page is open. Each call is cheap, starts background work at most, and never
+raises: an action or a websocket must not fail because a notification could not be
+scheduled."""
 
 from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the table imports this module: nothing of the table at import time
+if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from app.table.service import Snapshot, Table
+    from app.table.events import TableEvent
+    from app.table.service import Table
 
     from .notifier import Notifier
 
@@ -29,30 +32,20 @@ async def start(app: FastAPI, table: Table) -> Notifier:
     table.notifier = notifier  # type: ignore[attr-defined]
     app.state.notifier = notifier
     await notifier.start()
+    table.events.subscribe(lambda event: on_table_event(notifier, event))
     return notifier
 
 
-def notice_turns(table: Table, title: Any, before: Snapshot, after: Snapshot) -> None:
-    """After an action committed: who newly owes a decision, and whether the game ended."""
-    notifier: Notifier | None = getattr(table, "notifier", None)
-    if notifier is None:
-        return
+def on_table_event(notifier: Notifier, event: TableEvent) -> None:
+    """After an action: who newly owes a decision, and whether the game ended. After a
+    claim: if play already waits for that seat, its new owner may be told."""
     try:
-        newly = set(title.to_act(after.state)) - set(title.to_act(before.state))
-        notifier.turns_changed(after.game_id, after.version, newly, after.status == "finished")
+        if event.kind == "action" and event.version is not None:
+            notifier.turns_changed(event.game_id, event.version, set(event.newly_to_act), event.finished)
+        elif event.kind == "claim" and event.seat is not None:
+            notifier.seat_claimed(event.game_id, event.seat)
     except Exception:
-        log.exception("could not look for turns to notify in game %s", after.game_id)
-
-
-def notice_claim(table: Table, game_id: str, seat: int) -> None:
-    """After a seat was claimed: if play already waits for it, its new owner may be told."""
-    notifier: Notifier | None = getattr(table, "notifier", None)
-    if notifier is None:
-        return
-    try:
-        notifier.seat_claimed(game_id, seat)
-    except Exception:
-        log.exception("could not look for turns to notify in game %s", game_id)
+        log.exception("could not look for turns to notify in game %s", event.game_id)
 
 
 def page_open(app: FastAPI, game_id: str, seat: int | None) -> AbstractContextManager[None]:

@@ -23,6 +23,7 @@ from app.games import get_title
 from app.store.models import Game, Seat, TableLine, utcnow
 
 from .errors import BadRequest, Forbidden, NotFound, StaleVersion
+from .seats import Viewer, clean_name
 from .tokens import derived_token, same_hash, token_hash
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ class Hosting:
         self.lines.pop(game_id, None)
 
     async def _log_total(self, game_id: str) -> int:
-        snap, _ = await self.table._load(game_id)
+        snap, _ = await self.table.load_stored(game_id)
         game_log = getattr(snap.state, "log", [])
         return int(getattr(game_log, "total", len(game_log)))
 
@@ -207,9 +208,8 @@ class Hosting:
 
     async def rename(self, game_id: str, host_token: str, seat: int, name: Any) -> None:
         """Rename a seat's player, or put a name on an open seat (its link then plays at once)."""
-        from .service import _clean_name  # the one rule for names; service imports this module
 
-        cleaned = _clean_name(name)
+        cleaned = clean_name(name)
         if not cleaned:
             raise BadRequest(f"Type a name for seat {seat + 1}, or re-open the seat instead.")
         async with self.table.db.write() as session:
@@ -303,7 +303,6 @@ def _utc(moment: datetime | None) -> Any:
 
 
 def _spectator(game_id: str) -> Any:
-    from .service import Viewer  # service imports this module
 
     return Viewer(game_id, None)
 

@@ -28,15 +28,15 @@ from sqlalchemy import case, insert, select, update
 from app.games import UnknownTitle, get_title
 from app.games.protocol import VIEW_LOG, IllegalAction, State, Title, lines_written, validate_options
 from app.hub.local import Hub
-from app.notify.hooks import notice_claim, notice_turns
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
 
+from .events import TableEvent, TableEvents
+from .seats import Viewer, clean_name
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
 from .hosting import Hosting, TableLines, merge_table_lines
 from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
 
-MAX_NAME = 40
 LOG_PAGE = 200  # most log lines one history request returns
 KEEP_VIEWS = 256  # games whose newest views are kept for the frames an action causes
 MAX_SEED = 2**31 - 1  # the seed column is a 32-bit integer on PostgreSQL
@@ -60,14 +60,6 @@ class CreatedGame:
     title: str
     seats: list[SeatLink]
     host_token: str  # the host link's secret; each seat's is derived from it (see hosting.py)
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: a seat (with its token checked) or a spectator (seat None)."""
-
-    game_id: str
-    seat: int | None
 
 
 @dataclass
@@ -140,6 +132,8 @@ class Table:
         # The views an action built (to see whose changed), reused for the frames it causes.
         self._cores: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
         self.hosting = Hosting(self)
+        # What happened, after it committed: notifications (and anything later) listen here.
+        self.events = TableEvents()
         hub.on_seats_changed.append(self.forget_seats)
 
     # --- Creating a game ---
@@ -157,7 +151,7 @@ class Table:
             raise BadRequest(
                 f"{spec.name} needs {spec.min_players}–{spec.max_players} players; got {len(players)}."
             )
-        names = [_clean_name(n) for n in players]
+        names = [clean_name(n) for n in players]
         secret: int | None = None
         if seed is None:
             secret = secrets.randbits(SECRET_BITS)
@@ -189,7 +183,7 @@ class Table:
 
     async def claim_seat(self, game_id: str, token: str, name: str) -> None:
         """An invited friend names an open seat; the link becomes theirs."""
-        cleaned = _clean_name(name)
+        cleaned = clean_name(name)
         if not cleaned:
             raise BadRequest("Please type a name to take this seat.")
         async with self.db.write() as session:
@@ -208,7 +202,7 @@ class Table:
             self.cache.names.pop(game_id, None)
             await self.hub.notify_in_transaction(session, game_id, -1)
         await self.hub.publish(game_id, -1)
-        notice_claim(self, game_id, seat.seat)
+        self.events.publish(TableEvent("claim", game_id, None, seat.seat))
 
     async def ping(self) -> None:
         async with self.db.read() as session:
@@ -294,10 +288,10 @@ class Table:
         snap = self.cache.get(game_id, known_version) if known_version is not None else None
         names = self.cache.names.get(game_id)
         if snap is None or names is None:
-            snap, names = await self._load(game_id)
+            snap, names = await self.load_stored(game_id)
         return snap, names
 
-    async def _load(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
+    async def load_stored(self, game_id: str) -> tuple[Snapshot, list[str | None]]:
         """The game as stored, and its seat names. Version and snapshot come from one
         statement: on PostgreSQL each statement sees the newest commits, so two reads could
         pair one version with the next version's state (and a race loser would be judged
@@ -347,7 +341,7 @@ class Table:
             if fresh:
                 raise
         # The cached game was behind another process's commit: judge again on the stored one.
-        snap, names = await self._load(viewer.game_id)
+        snap, names = await self.load_stored(viewer.game_id)
         return await self._apply(viewer, snap, names, option_id, version)
 
     async def _apply(self, viewer: Viewer, snap: Snapshot, names: list[str | None], option_id: str,
@@ -405,7 +399,10 @@ class Table:
         self.cache.put(after)
         self._keep_cores(after.game_id, after.version, cores)
         await self.hub.publish(after.game_id, after.version)
-        notice_turns(self, title, snap, after)
+        self.events.publish(TableEvent(
+            "action", after.game_id, after.version, seat,
+            newly_to_act=frozenset(title.to_act(after.state)) - frozenset(title.to_act(snap.state)),
+            finished=status == "finished"))
         return build_view(title, after, seat, names, core=cores[seat],
                           table_lines=self.hosting.lines.get(after.game_id, ()))
 
@@ -417,7 +414,7 @@ class Table:
         names = self.cache.names.get(game_id)
         if snap is not None and names is not None and snap.view_version(seat) == version and all(names):
             return snap, names, False
-        snap, names = await self._load(game_id)
+        snap, names = await self.load_stored(game_id)
         return snap, names, True
 
     # --- The log's history ---
@@ -433,7 +430,7 @@ class Table:
             raise BadRequest(f"Ask for 1 to {LOG_PAGE} log lines at a time.")
         if before is not None and (isinstance(before, bool) or not isinstance(before, int) or before < 1):
             raise BadRequest("'before' is a line number of the log, counted from 1.")
-        snap, names = await self._load(game_id)
+        snap, names = await self.load_stored(game_id)
         log = snap.state.log
         end = log.total + 1 if before is None else min(before, log.total + 1)
         start = max(1, end - limit)
@@ -594,17 +591,6 @@ def _title_or_404(title_id: str) -> Title:
         raise NotFound(f"No playable title called '{title_id}'.") from None
 
 
-def _clean_name(name: Any) -> str | None:
-    if name is None:
-        return None
-    if not isinstance(name, str):
-        raise BadRequest("Each player name must be text (or null for an open seat).")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > MAX_NAME:
-        raise BadRequest(f"Names can be at most {MAX_NAME} characters.")
-    if any(not ch.isprintable() for ch in cleaned):
-        raise BadRequest("Names may not contain control characters.")
-    return cleaned or None
 
 
 def _not_offered_message(option_id: str, offered: set[str]) -> str:

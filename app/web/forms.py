@@ -5,7 +5,14 @@ from __future__ import annotations
 from fastapi import Request
 from starlette.datastructures import UploadFile
 
-from app.table.errors import BadRequest
+from app.api.deps import same_origin
+from app.table.errors import BadRequest, Forbidden
+
+
+def refuse_cross_site(request: Request) -> None:
+    """Refuse form posts that a browser sent from another site (CSRF)."""
+    if not same_origin(request):
+        raise Forbidden("This form was sent from another site, so it was refused.")
 
 
 async def text_form(request: Request) -> dict[str, str]:

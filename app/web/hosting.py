@@ -12,8 +12,8 @@ from app.api.deps import SeatIndex, TableDep, base_url
 from app.table.errors import BadRequest
 from app.table.hosting import HostedGame
 
-from .forms import text_form
-from .pages import _same_origin, templates
+from .forms import refuse_cross_site, text_form
+from .pages import templates
 
 router = APIRouter(include_in_schema=False)
 NO_STORE = {"Cache-Control": "no-store"}  # the page holds every seat's secret
@@ -61,7 +61,7 @@ async def _then_back(request: Request, table: TableDep, game_id: str, host_token
                      change) -> Response:  # type: ignore[no-untyped-def]
     """Run one change; answer with a redirect to the host page (reloading repeats nothing),
     or the page again with the refusal."""
-    _same_origin(request)
+    refuse_cross_site(request)
     try:
         await change()
     except BadRequest as refusal:

@@ -8,13 +8,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.api.deps import TableDep, TokenDep, same_origin
+from app.api.deps import TableDep, TokenDep
 from app.api.ratelimit import check_create_rate
 from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
-from app.table.errors import BadRequest, Forbidden, NotFound
+from app.table.errors import BadRequest, NotFound
 
-from .forms import text_form
+from .forms import refuse_cross_site, text_form
 from .render import game_context, title_content
 
 router = APIRouter(include_in_schema=False)
@@ -25,12 +25,6 @@ def error_page(request: Request, status: int, message: str) -> HTMLResponse:
     return templates.TemplateResponse(
         request, "error.html", {"status": status, "message": message}, status_code=status
     )
-
-
-def _same_origin(request: Request) -> None:
-    """Refuse form posts that a browser sent from another site (CSRF)."""
-    if not same_origin(request):
-        raise Forbidden("This form was sent from another site, so it was refused.")
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -48,7 +42,7 @@ async def new_game_form(request: Request, title_id: str) -> Response:
 
 @router.post("/new/{title_id}", response_class=HTMLResponse)
 async def create_from_form(request: Request, title_id: str, table: TableDep) -> Response:
-    _same_origin(request)
+    refuse_cross_site(request)
     if not is_playable(title_id):
         raise NotFound("That title is not playable yet.")
     spec = get_title(title_id).TITLE
@@ -106,7 +100,7 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
 
 @router.post("/g/{game_id}/seat/{token}/claim")
 async def claim(request: Request, game_id: str, token: str, table: TableDep) -> Response:
-    _same_origin(request)
+    refuse_cross_site(request)
     try:
         form = await text_form(request)
         await table.claim_seat(game_id, token, form.get("name", ""))

@@ -185,7 +185,7 @@ def test_repeated_catch_up_requests_cost_one_view_and_no_database_read(sqlite_ur
     async def scenario(server: GuardedServer, game: dict) -> None:
         table = server.app.state.table
         loads = 0
-        load = table._load
+        load = table.load_stored
 
         async def counted_load(game_id):  # type: ignore[no-untyped-def]
             nonlocal loads
@@ -195,7 +195,7 @@ def test_repeated_catch_up_requests_cost_one_view_and_no_database_read(sqlite_ur
         seat = httpx.get(f"{server.url}/api/games/{game['id']}").json()["to_act"][0]
         mine = httpx.get(f"{server.url}/api/games/{game['id']}",
                          headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
-        table._load = counted_load  # from here on, only the socket and the action read
+        table.load_stored = counted_load  # from here on, only the socket and the action read
         async with websockets.connect(ws_url(server, game, game["seats"][0]["token"])) as ws:
             await recv(ws)
             for _ in range(200):

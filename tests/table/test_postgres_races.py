@@ -105,7 +105,7 @@ async def test_two_simultaneous_claims_of_one_seat_exactly_one_wins(database_url
                 assert len(won) == 1, f"contest {contests}: {outcomes}"
                 assert len(lost) == 1 and isinstance(lost[0], Forbidden), f"contest {contests}: {outcomes}"
                 assert f"already taken by {won[0]}" in lost[0].message
-                stored = (await Table(one.db, Hub())._load(game.id))[1]
+                stored = (await Table(one.db, Hub()).load_stored(game.id))[1]
                 assert stored[seat.seat] == won[0]
                 contests += 1
     finally:

@@ -1,4 +1,5 @@
-"""Fast JSON for views (they go out once per seat per change)."""
+"""Views on the wire: fast JSON for the API and the websocket alike (they go out once per
+seat per change). Below both, so neither transport imports the other."""
 
 from __future__ import annotations
 

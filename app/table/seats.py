@@ -1,0 +1,39 @@
+"""Who is at the table: a viewer, and the one rule for a seat's name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadRequest
+
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a seat (with its token checked) or a spectator (seat None)."""
+
+    game_id: str
+    seat: int | None
+
+
+def clean_name(name: Any) -> str | None:
+    """A name as stored: spaces folded, at most MAX_NAME printable characters; None (or
+    blank) for an open seat.
+
+    >>> clean_name("  Ann   Lee ")
+    'Ann Lee'
+    >>> clean_name("   ") is None
+    True
+    """
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise BadRequest("Each player name must be text (or null for an open seat).")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > MAX_NAME:
+        raise BadRequest(f"Names can be at most {MAX_NAME} characters.")
+    if any(not ch.isprintable() for ch in cleaned):
+        raise BadRequest("Names may not contain control characters.")
+    return cleaned or None
