@@ -87,5 +87,10 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be a whole number, not {raw!r}.") from None
 
 
+def env_list(name: str) -> list[str]:
+    """A setting of several values separated by commas or spaces."""
+    return [part for part in os.environ.get(name, "").replace(",", " ").split() if part]
+
+
 def get_settings() -> Settings:
     return Settings()

@@ -21,7 +21,7 @@ class NotificationsIn(BaseModel):
     email: str | None = Field(default=None, max_length=254, examples=["ann@example.org"],
                               description="Sent by the server's own mail account (only if its host set SMTP_URL).")
     urls: list[str] = Field(default_factory=list, max_length=MAX_URLS,
-                            examples=[["ntfys://ntfy.sh/ann-keydom", "json://127.0.0.1:9000/hook"]],
+                            examples=[["ntfys://ntfy.sh/ann-keydom", "json://hooks.example.org/keydom"]],
                             description="Apprise notification URLs: ntfy, Discord, Slack, Telegram, Matrix, "
                                         "Gotify, json:// webhooks and many more.")
     remind_after_hours: float | None = Field(default=None, gt=0, le=24 * 14,
@@ -33,7 +33,8 @@ class DeliveryOut(BaseModel):
     service: str = Field(description="What it is, e.g. 'ntfy', 'e-mail', 'JSON'.")
     kind: str = Field(description="turn, reminder, result or test.")
     ok: bool
-    error: str | None = Field(description="Why the last attempt failed, as the service said it.")
+    error: str | None = Field(description="Why the last attempt failed: refused by the server's outgoing-request "
+                                          "policy, or delivery failed (the remote's answer is never shown).")
     at: float | None = Field(description="When it was tried (seconds since 1970, UTC).")
     retry_at: float | None = Field(description="When it is tried again, if it failed and will be retried.")
     gave_up: bool = Field(description="It failed too often and will not be tried again.")
@@ -85,7 +86,7 @@ async def put_notifications(game_id: str, body: NotificationsIn, table: TableDep
     viewer = await _seat(table, game_id, token)
     notifier = _notifier(request)
     email = check_email(body.email, notifier.config.smtp_url)
-    urls = check_urls(body.urls)
+    urls = check_urls(body.urls, notifier.policy)
     assert token is not None
     await notifier.save(viewer, email, urls, body.remind_after_hours, base_url(request), token)
     return await _settings_out(notifier, viewer)

@@ -14,6 +14,8 @@ import apprise
 
 from app.table.errors import TableError
 
+from .outgoing import BadDestination, Policy
+
 MAX_URLS = 5
 MAX_URL_LENGTH = 1000
 EMAIL_PREFIX = "email:"
@@ -41,8 +43,9 @@ def check_email(address: str | None, smtp_url: str) -> str | None:
     return address
 
 
-def check_urls(urls: list[str]) -> list[str]:
-    """The URLs as typed (trimmed, without repeats), each one Apprise understands."""
+def check_urls(urls: list[str], policy: Policy) -> list[str]:
+    """The URLs as typed (trimmed, without repeats), each one Apprise understands and the
+    outgoing-request policy does not refuse already."""
     if len(urls) > MAX_URLS:
         raise BadChannel(f"At most {MAX_URLS} notification URLs per seat; you sent {len(urls)}.")
     kept: list[str] = []
@@ -50,12 +53,12 @@ def check_urls(urls: list[str]) -> list[str]:
         url = raw.strip()
         if not url or url in kept:
             continue
-        check_url(url)
+        check_url(url, policy)
         kept.append(url)
     return kept
 
 
-def check_url(url: str) -> None:
+def check_url(url: str, policy: Policy) -> None:
     if len(url) > MAX_URL_LENGTH:
         raise BadChannel(f"A notification URL can be at most {MAX_URL_LENGTH} characters.")
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
@@ -67,9 +70,14 @@ def check_url(url: str) -> None:
                          "choose a service that reaches you, like ntfy or e-mail.")
     if scheme in {"mailto", "mailtos"}:
         raise BadChannel("For e-mail, type your address in the e-mail field instead of a mailto:// URL.")
-    if apprise.Apprise.instantiate(url, asset=ASSET, suppress_exceptions=True) is None:
-        raise BadChannel(f"'{_short(url)}' is not a notification URL Keydom understands: check the "
-                         f"service name ('{scheme}://') and the parts after it against the Apprise list of services.")
+    try:
+        policy.judge_host(url)
+        if apprise.Apprise.instantiate(url, asset=ASSET, suppress_exceptions=True) is None:
+            raise BadChannel(f"'{_short(url)}' is not a notification URL Keydom understands: check the "
+                             f"service name ('{scheme}://') and the parts after it against the Apprise list of services.")
+        policy.judge_scheme(url)
+    except BadDestination as refusal:
+        raise BadChannel(str(refusal)) from None
 
 
 def reachable(url: str) -> bool:

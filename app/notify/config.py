@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from app.settings import ROOT
+from app.settings import ROOT, env_list
+
+from .outgoing import BadDestination, Policy
 
 
 def _float(name: str, default: float) -> float:
@@ -47,23 +49,47 @@ class NotifyConfig:
     # Seat links kept for messages are sealed with this (see sealing.py); unset: a key file.
     link_key: str = field(default_factory=lambda: os.environ.get("NOTIFY_KEY", ""))
     key_file: Path = field(default_factory=lambda: Path(os.environ.get("NOTIFY_KEY_FILE", "") or ROOT / "keydom-notify.key"))
+    # The outgoing-request policy (outgoing.py): internal hosts/networks let through, and
+    # Apprise services allowed beyond the web ones (irc, amqp…).
+    allowed_hosts: list[str] = field(default_factory=lambda: env_list("OUTGOING_ALLOWED_HOSTS"))
+    extra_schemes: list[str] = field(default_factory=lambda: env_list("OUTGOING_EXTRA_SCHEMES"))
+    # Seconds one delivery may take in all (connecting and reading get less each), and how
+    # many run at once: a destination that never answers holds one sender, not the queue.
+    send_timeout: float = field(default_factory=lambda: _float("NOTIFY_SEND_TIMEOUT", 15))
+    senders: int = field(default_factory=lambda: int(_float("NOTIFY_SENDERS", 8)))
+    # Sent and failed messages are deleted after this many days (their text is blanked as
+    # soon as they are done with).
+    keep_days: float = field(default_factory=lambda: _float("NOTIFY_KEEP_DAYS", 14))
     # False: no background loop; tests call ``Notifier.run_once`` themselves.
     background: bool = True
     clock: Callable[[], float] = time.time
+
+    def policy(self) -> Policy:
+        try:
+            return Policy(self.allowed_hosts, self.extra_schemes)
+        except ValueError as bad:
+            raise SystemExit(f"OUTGOING_ALLOWED_HOSTS: {bad}") from None
 
     def check(self) -> None:
         """Refuse to start on a setting that could never send (a readable line, not a trace)."""
         from .channels import BadChannel, apprise_url, check_url, reachable
 
+        policy = self.policy()
+        if self.senders < 1 or self.send_timeout <= 0:
+            raise SystemExit("NOTIFY_SENDERS and NOTIFY_SEND_TIMEOUT must be above 0.")
         for url in self.host_urls:
             try:
-                check_url(url)
+                check_url(url, policy)
             except BadChannel as refusal:
                 raise SystemExit(f"NOTIFY_URLS: {refusal.message}") from None
         if self.smtp_url:
             if not self.smtp_url.lower().startswith(("mailto://", "mailtos://")):
                 raise SystemExit("SMTP_URL must be an Apprise mailto:// or mailtos:// URL, "
                                  "e.g. mailtos://user:password@mail.example.org?from=keydom@example.org.")
+            try:
+                policy.judge_url(self.smtp_url, mail=True)
+            except BadDestination as refusal:
+                raise SystemExit(f"SMTP_URL: {refusal}") from None
             if not reachable(apprise_url("email:someone@example.org", self.smtp_url)):
                 raise SystemExit("SMTP_URL is not a mail URL Apprise understands; see its mailto:// documentation.")
 

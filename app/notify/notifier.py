@@ -30,6 +30,7 @@ from . import messages
 from .channels import ASSET, BadChannel, apprise_url, email_channel, service_name, shown
 from .config import NotifyConfig
 from .messages import Message
+from .outgoing import FAILED, REFUSED, Policy
 from .sealing import LinkSeal, load_key
 from .tables import OUTBOX, PENDING, PRESENCE, SETTINGS
 
@@ -63,9 +64,13 @@ class Notifier:
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
         self._background: set[asyncio.Task[None]] = set()
-        # One sending thread: Apprise is synchronous, and its log (where a failure's reason
-        # is) is global, so one send at a time keeps each error with its own message.
-        self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notify-send")
+        self.policy: Policy = config.policy()
+        # Apprise is synchronous: each delivery holds a thread. Several run at once, each
+        # with its own deadline, so a destination that never answers delays nobody else.
+        # The pool is larger than the number let run at once: a thread still stuck in a
+        # socket after its deadline must not take a free one's place.
+        self._sender = ThreadPoolExecutor(max_workers=2 * config.senders, thread_name_prefix="notify-send")
+        self._sending = asyncio.Semaphore(config.senders)
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def now(self) -> float:
@@ -343,27 +348,38 @@ class Notifier:
                 select(OUTBOX).where(OUTBOX.c.status == "queued", OUTBOX.c.next_try_at <= now, _unclaimed(OUTBOX, now))
                 .order_by(OUTBOX.c.id).limit(BATCH)
             )).all()
-        sent = 0
+        mine = []
         for row in due:
             async with self.db.write() as session:
                 claimed = await session.execute(
                     update(OUTBOX).where(OUTBOX.c.id == row.id, OUTBOX.c.status == "queued", _unclaimed(OUTBOX, now))
                     .values(claimed_by=self.process, claimed_until=now + self.config.lease))
-            if claimed.rowcount != 1:
-                continue  # another process took it
+            if claimed.rowcount == 1:  # else another process took it
+                mine.append(row)
+
+        async def send(row: Any) -> None:
             error = await self.deliver(row.channel, Message(row.subject, row.body))
             await self._record(row, error)
-            sent += 1
-        return sent
+
+        await asyncio.gather(*(send(row) for row in mine))
+        return len(mine)
 
     async def deliver(self, channel: str, message: Message) -> str | None:
-        """Send one message now; None when it went through, else why not (a readable line)."""
+        """Send one message now; None when it went through, else what the player is told:
+        that the policy refused it, or that it failed (never the remote's answer)."""
         try:
             url = apprise_url(channel, self.config.smtp_url)
         except BadChannel as refusal:
             return refusal.message
         assert self.loop is not None
-        return await self.loop.run_in_executor(self._sender, _send_blocking, url, message)
+        async with self._sending:
+            work = self.loop.run_in_executor(self._sender, _send_blocking, url, message, self.policy,
+                                             self.config.send_timeout, service_name(channel))
+            try:
+                return await asyncio.wait_for(work, timeout=2 * self.config.send_timeout)
+            except asyncio.TimeoutError:
+                log.warning("a %s notification took over %g s; given up", service_name(channel), 2 * self.config.send_timeout)
+                return FAILED
 
     async def _record(self, row: Any, error: str | None) -> None:
         now = self.now()
@@ -446,9 +462,10 @@ class Notifier:
                              "save your settings again.")
         view = await self.table.view(viewer)
         message = messages.test(view, target.link)
+        channels = target.channels()
+        errors = await asyncio.gather(*(self.deliver(channel, message) for channel in channels))
         results = []
-        for channel in target.channels():
-            error = await self.deliver(channel, message)
+        for channel, error in zip(channels, errors):
             async with self.db.write() as session:
                 inserted = await session.execute(insert(OUTBOX).values(
                     game_id=viewer.game_id, seat=viewer.seat, channel=channel, kind="test", subject=message.subject,
@@ -493,17 +510,20 @@ def _unclaimed(table: Any, now: float) -> Any:
     return or_(table.c.claimed_until.is_(None), table.c.claimed_until < now)
 
 
-def _send_blocking(url: str, message: Message) -> str | None:
+def _send_blocking(url: str, message: Message, policy: Policy, timeout: float, service: str) -> str | None:
     plugin = apprise.Apprise.instantiate(url, asset=ASSET, suppress_exceptions=True)
     if plugin is None:
         return "Keydom no longer understands this URL."
-    with apprise.LogCapture(level=logging.WARNING, fmt="%(message)s") as captured:
+    # Each request of this delivery waits at most this long to connect and to read.
+    plugin.socket_connect_timeout = min(5.0, timeout)
+    plugin.socket_read_timeout = timeout
+    with policy.guard() as guarded:
         try:
             ok = plugin.notify(body=message.body, title=message.subject)
-        except Exception as failure:  # a plugin bug must not stop the sender thread
-            return f"The service failed: {failure}"[:300]
-    if ok:
-        return None
-    lines = [line.strip() for line in captured.getvalue().splitlines() if line.strip()]
-    return (lines[-1] if lines else "The service did not accept the message.")[:300]
-
+        except Exception:  # a plugin bug must not stop the sender thread
+            log.exception("the %s notification plugin failed", service)
+            ok = False
+    if guarded.refused:
+        log.warning("a %s notification was refused by the outgoing-request policy: %s", service, guarded.refused[0])
+        return REFUSED
+    return None if ok else FAILED

@@ -77,9 +77,13 @@ class Clock:
 
 
 def quiet_config(clock: Clock, **overrides: Any) -> NotifyConfig:
-    """No background loop (the test runs each pass), no environment, a fake clock."""
+    """No background loop (the test runs each pass), no environment, a fake clock; the
+    outgoing-request policy lets the tests' own receivers on 127.0.0.1 through (tests of
+    the policy itself set ``allowed_hosts``)."""
     values: dict[str, Any] = dict(smtp_url="", host_urls=[], delay=10, quiet=300, tick=1, retry_first=30,
-                                  background=False, clock=clock, link_key="a test key")
+                                  background=False, clock=clock, link_key="a test key",
+                                  allowed_hosts=["127.0.0.1"], extra_schemes=[], send_timeout=15, senders=8,
+                                  keep_days=14)
     values.update(overrides)
     return NotifyConfig(**values)
 

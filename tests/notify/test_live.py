@@ -142,7 +142,7 @@ def _drive(url_a: str, url_b: str, hook: str) -> list[str]:
 def test_two_processes_send_each_message_exactly_once(pg_url, receiver):
     # Both processes poll every 20 ms with no delay, so both see every message as due.
     env = {"NOTIFY_DELAY_SECONDS": "0", "NOTIFY_QUIET_SECONDS": "0", "NOTIFY_TICK_SECONDS": "0.02",
-           "NOTIFY_KEY": "the same key in both processes"}
+           "NOTIFY_KEY": "the same key in both processes", "OUTGOING_ALLOWED_HOSTS": "127.0.0.1"}
     with ServerProcess(pg_url, env=env) as a, ServerProcess(pg_url, env=env) as b:
         ids = _drive(a.url, b.url, f"json://127.0.0.1:{receiver.port}")
         deadline = time.monotonic() + 30
@@ -184,7 +184,7 @@ async def _page_open_elsewhere(a: ServerProcess, b: ServerProcess, hook: str) ->
 @pytest.mark.postgres
 def test_a_page_open_on_another_process_silences_the_seat(pg_url, receiver):
     env = {"NOTIFY_DELAY_SECONDS": "1", "NOTIFY_QUIET_SECONDS": "0", "NOTIFY_TICK_SECONDS": "0.05",
-           "NOTIFY_KEY": "the same key in both processes"}
+           "NOTIFY_KEY": "the same key in both processes", "OUTGOING_ALLOWED_HOSTS": "127.0.0.1"}
     with ServerProcess(pg_url, env=env) as a, ServerProcess(pg_url, env=env) as b:
         watched, unwatched = asyncio.run(_page_open_elsewhere(a, b, f"json://127.0.0.1:{receiver.port}"))
         deadline = time.monotonic() + 20
