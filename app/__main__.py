@@ -1,4 +1,5 @@
-"""``python -m app``: upgrade the database, then serve (see the README's configuration table)."""
+"""``python -m app``: upgrade the database, then serve (see the README's configuration table).
+``python -m app export|import|backup``: the host's commands (``app/cli.py``)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def allow_open_files(wanted: int) -> None:
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] in ("export", "import", "backup", "-h", "--help"):
+        from app.cli import main as host_command  # export, import, backup (app/cli.py)
+
+        raise SystemExit(host_command(sys.argv[1:]))
     if "PYTHONMALLOC" not in os.environ:
         # The C allocator gives freed memory back (with malloc_trim, see app.main) where
         # Python's own arenas stay pinned by a few live objects: 3,000 spectators leaving

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
+from app.api import archive as api_archive
 from app.api import games as api_games
 from app.api import hosting as api_hosting
 from app.api import notifications as api_notifications
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.settings = settings
     app.state.sockets_by_address = {}  # live websockets per client address (app.api.ws)
     app.include_router(api_games.router)
+    app.include_router(api_archive.router)
     app.include_router(api_ws.router)
     app.include_router(api_notifications.router)
     app.include_router(api_hosting.router)
@@ -237,10 +239,12 @@ class BodyLimit:
     """Refuse request bodies over MAX_BODY with 413, whether announced or streamed, and
     requests with more than ``max_headers`` headers with 431."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, max_headers: int = 100) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, max_headers: int = 100,
+                 larger: dict[str, int] | None = None) -> None:
         self.app = app
-        self.limit = limit
+        self.default_limit = limit
         self.max_headers = max_headers
+        self.larger = larger or {}  # path -> its own limit (a game import is larger)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -250,9 +254,10 @@ class BodyLimit:
             # The head's size is limited as it arrives (app.api.connections); their number here.
             await _refuse(send, 431, f"The request has too many headers (the limit is {self.max_headers}).")
             return
+        limit = self.larger.get(scope["path"], self.default_limit)
         declared = dict(scope.get("headers", [])).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(send, self.limit)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _too_large(send, limit)
             return
         seen = 0
         refused = False
@@ -262,10 +267,10 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit and not refused:
+                if seen > limit and not refused:
                     # Answer now; the app sees a client that went away and its reply is dropped.
                     refused = True
-                    await _too_large(send, self.limit)
+                    await _too_large(send, limit)
                     return {"type": "http.disconnect"}
             return message
 
@@ -292,7 +297,8 @@ async def _refuse(send: Send, status: int, detail: str) -> None:
 
 
 def _install_security_headers(app: FastAPI) -> None:
-    app.add_middleware(BodyLimit, max_headers=app.state.settings.max_headers)
+    app.add_middleware(BodyLimit, max_headers=app.state.settings.max_headers,
+                       larger={"/api/games/import": api_archive.MAX_IMPORT})
     app.add_middleware(SecurityHeaders)
     # Outermost: every limit and log below sees the real client, but X-Forwarded-For is
     # believed only from the proxies the host names (FORWARDED_ALLOW_IPS; none by default).

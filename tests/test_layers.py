@@ -23,7 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "api": {"table", "notify", "games", "store", "hub", "settings", "wire", "logs"},
     "web": {"api", "table", "notify", "games", "store", "settings", "wire"},
     "main": {"api", "web", "table", "notify", "games", "store", "hub", "settings", "logs", "wire"},
-    "__main__": {"api", "main", "settings", "store"},
+    "cli": {"table", "store", "hub", "settings"},
+    "__main__": {"api", "main", "settings", "store", "cli"},
 }
 
 

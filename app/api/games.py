@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.games import titles_json
 from app.table.errors import Unauthorized
+from app.table.service import CreatedGame
 from app.wire import JSONView
 
 from .deps import TableDep, TokenDep, base_url
@@ -142,7 +143,11 @@ async def list_titles() -> list[dict[str, Any]]:
 async def create_game(body: NewGame, table: TableDep, request: Request) -> CreatedOut:
     await check_create_rate(request)
     created = await table.create_game(body.title, body.players, body.seed, body.options)
-    root = base_url(request)
+    return created_out(created, base_url(request))
+
+
+def created_out(created: CreatedGame, root: str) -> CreatedOut:
+    """A new game's links (made here or imported)."""
     return CreatedOut(
         id=created.id,
         title=created.title,
