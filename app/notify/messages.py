@@ -1,5 +1,11 @@
 """What a message says. Every message to a seat is written from that seat's own view (the
-same dict its page gets), so it can only say what that seat may know."""
+same dict its page gets), so it can only say what that seat may know: the twin-games test
+(tests/notify/test_messages.py) checks that two games differing in one secret give every
+other seat the same messages.
+
+A message is kept without the seat's link (``link_label`` says where it goes): the link,
+which carries the seat's token, is put in only when it is sent (:meth:`Message.text`).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,19 @@ from typing import Any
 
 from app.games import get_title
 
+NEWS_LINES = 6  # at most this many of the log lines a seat has not seen yet
+
 
 @dataclass(frozen=True)
 class Message:
     subject: str
     body: str
+    link_label: str | None = None  # e.g. "Play": the seat's link follows it when sent
+
+    def text(self, link: str | None) -> str:
+        if self.link_label is None:
+            return self.body
+        return f"{self.body}\n{self.link_label}: {link}"
 
 
 def _names(view: dict[str, Any]) -> dict[int, str]:
@@ -41,30 +55,49 @@ def awaited(view: dict[str, Any]) -> str:
     return line
 
 
-def turn(view: dict[str, Any], link: str) -> Message:
+def news(view: dict[str, Any], seen_log: int | None) -> str:
+    """The log lines written since the seat last looked (the last few, in order), from the
+    lines its own view carries; empty when there are none."""
+    log = list(view.get("log") or [])
+    total = int(view.get("log_total") or 0)
+    unseen = 3 if seen_log is None else max(0, total - seen_log)
+    lines = log[-unseen:] if unseen else []
+    if not lines:
+        return ""
+    shown = lines[-NEWS_LINES:]
+    earlier = unseen - len(shown) if seen_log is not None else 0
+    head = "Since you last looked:" if seen_log is not None else "Lately:"
+    more = f"\n  (and {earlier} earlier line{'s' if earlier != 1 else ''} in the game's log)" if earlier > 0 else ""
+    return head + more + "".join(f"\n  • {line}" for line in shown) + "\n"
+
+
+def turn(view: dict[str, Any], seen_log: int | None = None) -> Message:
     title = get_title(view["title"]).TITLE.name
     me = _names(view)[view["seat"]]
     return Message(
         subject=f"Your turn — {title}",
-        body=f"{me}, your game of {_game_line(view)} is waiting for you.\n{awaited(view)}\nPlay: {link}",
+        body=f"{me}, your game of {_game_line(view)} is waiting for you.\n{news(view, seen_log)}{awaited(view)}",
+        link_label="Play",
     )
 
 
-def reminder(view: dict[str, Any], link: str, hours: float) -> Message:
+def reminder(view: dict[str, Any], hours: float, seen_log: int | None = None) -> Message:
     title = get_title(view["title"]).TITLE.name
     me = _names(view)[view["seat"]]
     waited = f"{hours:g} hour{'s' if hours != 1 else ''}"
     return Message(
         subject=f"Reminder: still your turn — {title}",
         body=(f"{me}, your game of {_game_line(view)} has been waiting for you for over {waited}.\n"
-              f"{awaited(view)}\nPlay: {link}"),
+              f"{news(view, seen_log)}{awaited(view)}"),
+        link_label="Play",
     )
 
 
-def result(view: dict[str, Any], link: str) -> Message:
+def result(view: dict[str, Any], seen_log: int | None = None) -> Message:
     """The end of the game: winners and every score (public once the game is over)."""
     title = get_title(view["title"]).TITLE.name
-    return Message(subject=f"Game over — {title}", body=f"{outcome(view)}\nSee the final board: {link}")
+    return Message(subject=f"Game over — {title}", body=f"{news(view, seen_log)}{outcome(view)}",
+                   link_label="See the final board")
 
 
 def outcome(view: dict[str, Any]) -> str:
@@ -77,16 +110,16 @@ def outcome(view: dict[str, Any]) -> str:
 
 
 def host_result(view: dict[str, Any], link: str) -> Message:
-    """For the host's own channel: the public result, with the spectator link."""
+    """For the host's own channel: the public result, with the spectator link (no token)."""
     title = get_title(view["title"]).TITLE.name
     return Message(subject=f"Game over — {title}", body=f"{outcome(view)}\nWatch: {link}")
 
 
-def test(view: dict[str, Any], link: str) -> Message:
+def test(view: dict[str, Any]) -> Message:
     title = get_title(view["title"]).TITLE.name
     me = _names(view)[view["seat"]]
     return Message(
         subject=f"Keydom test message — {title}",
-        body=(f"{me}, this is how Keydom will tell you that your game of {_game_line(view)} "
-              f"waits for you.\nYour seat: {link}"),
+        body=f"{me}, this is how Keydom will tell you that your game of {_game_line(view)} waits for you.",
+        link_label="Your seat",
     )

@@ -45,6 +45,7 @@ class SeatChannels:
     urls: list[str]
     remind_after_hours: float | None
     link: str | None  # None: sealed with a key this server no longer has
+    seen_log: int | None = None  # log lines the seat had seen when it last looked
 
     def channels(self) -> list[str]:
         return ([email_channel(self.email)] if self.email else []) + list(self.urls)
@@ -60,6 +61,7 @@ class Notifier:
         self.open_pages: Counter[tuple[str, int]] = Counter()
         self._presence_written: set[tuple[str, int]] = set()
         self._heartbeat_at = 0.0
+        self._pruned_at = float("-inf")
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -125,7 +127,18 @@ class Notifier:
         now = self.now()
         await self._flush_presence(now, heartbeat=heartbeat)
         await self._write_due_messages(now)
-        return await self._send_due(now)
+        sent = await self._send_due(now)
+        await self._prune(now)
+        return sent
+
+    async def _prune(self, now: float) -> None:
+        """Delete messages done with for longer than NOTIFY_KEEP_DAYS (at most once an hour)."""
+        if now - self._pruned_at < 3600:
+            return
+        self._pruned_at = now
+        async with self.db.write() as session:
+            await session.execute(delete(OUTBOX).where(
+                OUTBOX.c.status != "queued", OUTBOX.c.created_at < now - self.config.keep_days * 86400))
 
     async def settle(self) -> None:
         """Wait for scheduling tasks the hooks started (tests, and a clean stop)."""
@@ -161,6 +174,20 @@ class Notifier:
             if self.open_pages[key] <= 0:
                 del self.open_pages[key]
             self._wake.set()
+            self._spawn(self._note_seen(game_id, seat))
+
+    async def _note_seen(self, game_id: str, seat: int) -> None:
+        """A page closed: its seat has seen the log up to here (the next message tells what
+        came after). Only for seats that asked to be told."""
+        async with self.db.read() as session:
+            told = (await session.execute(select(SETTINGS.c.seat).where(
+                SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat))).first()
+        if told is None:
+            return
+        view = await self.table.view(Viewer(game_id, seat))
+        async with self.db.write() as session:
+            await session.execute(update(SETTINGS).where(SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat)
+                                  .values(seen_log=view["log_total"]))
 
     async def _flush_presence(self, now: float, heartbeat: bool) -> None:
         current = set(self.open_pages)
@@ -289,13 +316,13 @@ class Notifier:
         if target is None:
             pass
         elif row.kind == "result":
-            message = None if looking or view["result"] is None else messages.result(view, target.link)
+            message = None if looking or view["result"] is None else messages.result(view, target.seen_log)
         elif row.kind == "turn" and owes:
-            message = None if looking else messages.turn(view, target.link)
+            message = None if looking else messages.turn(view, target.seen_log)
             if target.remind_after_hours:
                 remind_at = now + target.remind_after_hours * 3600
         elif row.kind == "reminder" and owes and not looking and not await self._acted_since(row):
-            message = messages.reminder(view, target.link, target.remind_after_hours or 0)
+            message = messages.reminder(view, target.remind_after_hours or 0, target.seen_log)
         async with self.db.write() as session:
             mine = await session.execute(delete(PENDING).where(
                 PENDING.c.game_id == row.game_id, PENDING.c.seat == row.seat, PENDING.c.claimed_by == self.process))
@@ -338,7 +365,8 @@ class Notifier:
         if channels:
             await session.execute(insert(OUTBOX), [
                 {"game_id": game_id, "seat": seat, "channel": channel, "kind": kind, "subject": message.subject,
-                 "body": message.body, "status": "queued", "attempts": 0, "next_try_at": now, "created_at": now}
+                 "body": message.body, "link_label": message.link_label, "status": "queued", "attempts": 0,
+                 "next_try_at": now, "created_at": now}
                 for channel in channels])
 
     # --- Sending ---
@@ -357,14 +385,31 @@ class Notifier:
             if claimed.rowcount == 1:  # else another process took it
                 mine.append(row)
 
+        links: dict[tuple[str, int], str | None] = {}
+        for row in mine:
+            if row.link_label is not None and (row.game_id, row.seat) not in links:
+                links[(row.game_id, row.seat)] = await self._live_link(row.game_id, row.seat)
+
         async def send(row: Any) -> None:
-            error = await self.deliver(row.channel, Message(row.subject, row.body))
+            link = links.get((row.game_id, row.seat))
+            if row.link_label is not None and link is None:
+                # Notifications turned off, or the seat's link replaced, since it was written.
+                await self._record(row, "This seat no longer has notifications on.", final=True)
+                return
+            error = await self.deliver(row.channel, Message(row.subject, row.body, row.link_label), link)
             await self._record(row, error)
 
         await asyncio.gather(*(send(row) for row in mine))
         return len(mine)
 
-    async def deliver(self, channel: str, message: Message) -> str | None:
+    async def _live_link(self, game_id: str, seat: int) -> str | None:
+        """The seat's link, unsealed now, if it still opens the seat."""
+        target = await self.seat_channels(game_id, seat)
+        if target is None or not await self._link_still_opens(game_id, seat, target.link):
+            return None
+        return target.link
+
+    async def deliver(self, channel: str, message: Message, link: str | None = None) -> str | None:
         """Send one message now; None when it went through, else what the player is told:
         that the policy refused it, or that it failed (never the remote's answer)."""
         try:
@@ -373,7 +418,8 @@ class Notifier:
             return refusal.message
         assert self.loop is not None
         async with self._sending:
-            work = self.loop.run_in_executor(self._sender, _send_blocking, url, message, self.policy,
+            work = self.loop.run_in_executor(self._sender, _send_blocking, url, message.subject, message.text(link),
+                                             self.policy,
                                              self.config.send_timeout, service_name(channel))
             try:
                 return await asyncio.wait_for(work, timeout=2 * self.config.send_timeout)
@@ -381,13 +427,14 @@ class Notifier:
                 log.warning("a %s notification took over %g s; given up", service_name(channel), 2 * self.config.send_timeout)
                 return FAILED
 
-    async def _record(self, row: Any, error: str | None) -> None:
+    async def _record(self, row: Any, error: str | None, final: bool = False) -> None:
         now = self.now()
         attempts = row.attempts + 1
+        # A message done with keeps no text: what was said is the recipient's to keep.
         if error is None:
-            values: dict[str, Any] = {"status": "sent", "error": None}
-        elif attempts >= self.config.max_attempts:
-            values = {"status": "failed", "error": error}
+            values: dict[str, Any] = {"status": "sent", "error": None, "body": ""}
+        elif final or attempts >= self.config.max_attempts:
+            values = {"status": "failed", "error": error, "body": ""}
         else:
             wait = min(self.config.retry_first * 2 ** (attempts - 1), self.config.retry_max)
             values = {"status": "queued", "error": error, "next_try_at": now + wait}
@@ -405,7 +452,7 @@ class Notifier:
         where, _, sealed = row.link.rpartition("/")
         token = self.seal.open(game_id, seat, sealed)
         link = f"{where}/{token}" if token else None
-        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, link)
+        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, link, row.seen_log)
 
     async def save(self, viewer: Viewer, email: str | None, urls: list[str], remind_after_hours: float | None,
                    root: str, token: str) -> None:
@@ -414,6 +461,7 @@ class Notifier:
         await self._must_be_a_seated_player(viewer)
         assert viewer.seat is not None
         link = f"{root}/g/{viewer.game_id}/seat/{self.seal.seal(viewer.game_id, viewer.seat, token)}"
+        seen_log = (await self.table.view(viewer))["log_total"]  # saving it, the seat is looking at the game
         now = self.now()
         async with self.db.write() as session:
             existing = (await session.execute(select(SETTINGS.c.last_told_at).where(
@@ -423,7 +471,7 @@ class Notifier:
             if email or urls:
                 await session.execute(insert(SETTINGS).values(
                     game_id=viewer.game_id, seat=viewer.seat, email=email, urls=urls,
-                    remind_after_hours=remind_after_hours, link=link, updated_at=now,
+                    remind_after_hours=remind_after_hours, link=link, updated_at=now, seen_log=seen_log,
                     last_told_at=existing.last_told_at if existing else None))
             else:
                 await session.execute(delete(PENDING).where(
@@ -461,15 +509,15 @@ class Notifier:
             raise BadRequest("This server can no longer read the link it kept for you (its NOTIFY_KEY changed): "
                              "save your settings again.")
         view = await self.table.view(viewer)
-        message = messages.test(view, target.link)
+        message = messages.test(view)
         channels = target.channels()
-        errors = await asyncio.gather(*(self.deliver(channel, message) for channel in channels))
+        errors = await asyncio.gather(*(self.deliver(channel, message, target.link) for channel in channels))
         results = []
         for channel, error in zip(channels, errors):
             async with self.db.write() as session:
                 inserted = await session.execute(insert(OUTBOX).values(
                     game_id=viewer.game_id, seat=viewer.seat, channel=channel, kind="test", subject=message.subject,
-                    body=message.body, status="sent" if error is None else "failed", attempts=1, next_try_at=now,
+                    body="", status="sent" if error is None else "failed", attempts=1, next_try_at=now,
                     error=error, tried_at=self.now(), created_at=now).returning(*OUTBOX.c))
                 results.append(delivery_json(inserted.one()))
         return results
@@ -510,7 +558,7 @@ def _unclaimed(table: Any, now: float) -> Any:
     return or_(table.c.claimed_until.is_(None), table.c.claimed_until < now)
 
 
-def _send_blocking(url: str, message: Message, policy: Policy, timeout: float, service: str) -> str | None:
+def _send_blocking(url: str, subject: str, text: str, policy: Policy, timeout: float, service: str) -> str | None:
     plugin = apprise.Apprise.instantiate(url, asset=ASSET, suppress_exceptions=True)
     if plugin is None:
         return "Keydom no longer understands this URL."
@@ -519,7 +567,7 @@ def _send_blocking(url: str, message: Message, policy: Policy, timeout: float, s
     plugin.socket_read_timeout = timeout
     with policy.guard() as guarded:
         try:
-            ok = plugin.notify(body=message.body, title=message.subject)
+            ok = plugin.notify(body=text, title=subject)
         except Exception:  # a plugin bug must not stop the sender thread
             log.exception("the %s notification plugin failed", service)
             ok = False

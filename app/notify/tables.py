@@ -1,4 +1,4 @@
-"""The notification tables (created by migration 0005), as SQLAlchemy Core tables.
+"""The notification tables (created by migrations 0005 and 0007_notify), as SQLAlchemy Core tables.
 
 Kept out of ``app.store.models`` on purpose: nothing else reads them."""
 
@@ -18,6 +18,7 @@ SETTINGS = sa.Table(
     sa.Column("link", sa.Text, nullable=False),
     sa.Column("last_told_at", sa.Float),
     sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("seen_log", sa.Integer),  # log lines the seat had seen when it last looked
 )
 
 PRESENCE = sa.Table(
@@ -47,7 +48,8 @@ OUTBOX = sa.Table(
     sa.Column("channel", sa.Text, nullable=False),
     sa.Column("kind", sa.String(16), nullable=False),  # turn | reminder | result | test
     sa.Column("subject", sa.Text, nullable=False),
-    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),  # without the seat's link; blanked once done with
+    sa.Column("link_label", sa.String(40)),  # set: the seat's link is put after it when sent
     sa.Column("status", sa.String(16), nullable=False),  # queued | sent | failed
     sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Column("next_try_at", sa.Float, nullable=False),
@@ -55,6 +57,17 @@ OUTBOX = sa.Table(
     sa.Column("claimed_until", sa.Float),
     sa.Column("error", sa.Text),
     sa.Column("tried_at", sa.Float),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+PUSH = sa.Table(
+    "notify_push", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(16), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("endpoint", sa.Text, nullable=False),
+    sa.Column("p256dh", sa.String(200), nullable=False),
+    sa.Column("auth", sa.String(100), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
