@@ -28,7 +28,7 @@ LISTINGS: tuple[Listing, ...] = (
     Listing("tiny-towns", "Tiny Towns", 1, 6, "app.games.tiny_towns"),
     Listing("keythedral", "Keythedral", 2, 5, "app.games.keythedral"),
     Listing("key-harvest", "Key Harvest", 2, 4, "app.games.key_harvest"),
-    Listing("keyper", "Keyper", 2, 4, None),
+    Listing("keyper", "Keyper", 2, 4, "app.games.keyper"),
     Listing("key-flow", "Key Flow", 2, 6, None),
 )
 _BY_ID = {listing.id: listing for listing in LISTINGS}

@@ -1,0 +1,216 @@
+"""A Keyper bot, for tests and benchmarks.
+
+It plays through the listed options only, toward the goal: it sends keyples where they
+earn most (its own colour on matching fields, actions it can use: building what it can
+afford, boats, its buildings' actions), joins an invitation whenever the field is of use
+to it, plays its keyper on the board holding most keyples late in the season (those
+keyples become its next team), builds the tiles that score most for their cost, upgrades,
+holds every fair it can, and folds its board to the face with the most useful fields.
+"""
+
+from __future__ import annotations
+
+from app.games.rng import Rng
+
+from .content import ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, RAW, Building, layout
+from .rules import (FOLD, Game, Player, act_options, board_of, building_side, matched, options,
+                    season_name, work_options)
+
+Seat = int
+
+
+def tile_value(b: Building) -> float:
+    """What a building is worth to build: its points, scoring conditions, actions and
+    housing, less a little for a high cost."""
+    s = b.front
+    worth = s.points + 2.2 * sum(n for _, n in s.per) + 2.5 * len(s.acts) + 0.8 * s.capacity
+    return worth + 0.5 * (b.back.points - s.points) - 0.6 * sum(s.cost.values())
+
+
+def good_value(g: Game, p: Player, kind: str) -> float:
+    if kind in RAW or kind == "wheat":
+        return 1.0
+    if kind in GEMS:
+        return 1.5
+    if kind in FINISHED:
+        return 1.4
+    if kind in ANIMALS:
+        room = sum(side.capacity for plot in p.plots.values()
+                   if (side := building_side(plot)) and kind in side.houses)
+        held = sum(p.stock.get(a, 0) for a in ANIMALS)
+        return 1.3 if room > held else 0.2
+    return 0.0
+
+
+def kind_value(g: Game, p: Player, kind: str, board: int | None = None) -> float:
+    """How useful one repetition of a field is to the player now."""
+    if kind == "tile":
+        return 1.4 if any(g.display) and len(p.held) < 3 else 0.2
+    if kind in ("build", "discount"):
+        fake = {"do": "act", "kind": kind, "seat": p.seat, "left": 1}
+        g.queue.insert(0, fake)
+        try:
+            can = bool(act_options(g, p))
+        finally:
+            g.queue.pop(0)
+        return (4.0 if kind == "discount" else 3.5) if can else 0.2
+    if kind == "upgrade":
+        fake = {"do": "act", "kind": kind, "seat": p.seat, "left": 1}
+        g.queue.insert(0, fake)
+        try:
+            can = bool(act_options(g, p))
+        finally:
+            g.queue.pop(0)
+        return 3.0 if can else 0.2
+    if kind == "fair":
+        return 2.0 if g.winter_fairs and len(p.winter) < 2 else 0.1
+    if kind == "river":
+        return 2.0
+    return good_value(g, p, kind)
+
+
+def work_value(g: Game, p: Player, plot_id: str) -> float:
+    g.queue.insert(0, {"do": "act", "kind": "work", "seat": p.seat, "plot": plot_id, "left": 1})
+    try:
+        return 2.2 if work_options(g, p, g.queue[0]) else 0.1
+    finally:
+        g.queue.pop(0)
+
+
+def target_value(g: Game, p: Player, colour: str, target: str) -> float:
+    kind, where = target.split(":", 1)
+    if kind == "plot":
+        plot_id = where.split(":")[-1]  # a target names the seat too: "plot:<seat>:<plot>"
+        return work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
+    board_id, space = where.split(":")
+    board = board_of(g, int(board_id))
+    field = board["fields"][space]
+    n = (2 if board["spaces"][space] else 1.6) + matched(colour, FIELD_COLOUR[field])  # 1.6: a join may come
+    claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+    return kind_value(g, p, field) * n + claimed - (0.8 if colour == "white" else 0)
+
+
+def choose(state: Game, seat: Seat, rng: Rng) -> str:
+    """One option id for the seat, drawn from ``rng``."""
+    listed = options(state, seat)
+    offered = [o.id for o in listed]
+    if not offered:
+        raise ValueError(f"seat {seat} has nothing to choose")
+    p = state.players[seat]
+    if state.phase == FOLD:
+        return fold_choice(state, p, offered, rng)
+    step = state.queue[0]["do"] if state.queue else None
+    if step is None:
+        return turn_choice(state, p, offered, rng)
+    if step == "invite":
+        job = state.queue[0]
+        field = board_of(state, job["board"])["fields"][job["space"]]
+        joins = [o for o in offered if o.startswith("join:")]
+        if joins and kind_value(state, p, field) >= 0.9:
+            return max(joins, key=lambda o: (o != "join:white", o))
+        return "decline"
+    if step == "place":
+        return place_choice(state, p, offered)
+    if step == "keyp":
+        return "keyp:now"
+    if step == "final":
+        lays = [o for o in offered if o != "pass"]
+        return lays[0] if lays else "pass"
+    if step == "fair":
+        fairs = [o for o in offered if o.startswith("fair:")]
+        return max(fairs, key=lambda o: o.endswith(":6")) if fairs else "done"
+    return act_choice(state, p, offered, rng)
+
+
+def turn_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
+    keypers = [o for o in offered if o.startswith("keyper:")]
+    keyples = [o for o in offered if o.startswith("keyple:")]
+    if keypers and (not keyples or len(p.hand) <= 1 + rng.randrange(3)):
+        def gathered(o: str) -> tuple[int, int]:
+            board = board_of(g, int(o.split(":")[1]))
+            return sum(len(s) for s in board["spaces"].values()), -int(o.split(":")[1])
+        return max(keypers, key=gathered)
+    if keyples:
+        best, best_value = keyples[0], -1.0
+        for o in keyples:
+            colour = o.split(":")[1]
+            g.queue.insert(0, {"do": "place", "seat": p.seat, "colour": colour})
+            try:
+                targets = [x.target for x in options(g, p.seat) if x.id.startswith(("space:", "plot:"))]
+            finally:
+                g.queue.pop(0)
+            value = max((target_value(g, p, colour, t) for t in targets if t), default=0.0)
+            value += rng.randrange(100) / 400
+            if value > best_value:
+                best, best_value = o, value
+        return best
+    lays = [o for o in offered if o.startswith(("lay:", "pair:"))]
+    if lays:
+        return lays[rng.randrange(len(lays))]
+    return offered[0]
+
+
+def place_choice(g: Game, p: Player, offered: list[str]) -> str:
+    job = g.queue[0]
+    boats = [o for o in offered if o.startswith("boat:")]
+    if boats:
+        def boat_worth(o: str) -> float:
+            goods = BOATS[o.split(":")[1]].faces[season_name(g)]
+            return sum(good_value(g, p, x) + (1 if p.stock.get(x, 0) else 0) for x in goods)
+        return max(boats, key=boat_worth)
+    spots = [o for o in offered if o != "cancel"]
+    colour = job["colour"]
+
+    def worth(o: str) -> float:
+        kind, where = o.split(":", 1)
+        return target_value(g, p, colour, f"plot:{where}" if kind == "plot" else f"space:{where}")
+    return max(spots, key=worth)
+
+
+def act_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
+    job = g.queue[0]
+    onward = [o for o in offered if o not in ("done", "cancel")]
+    if not onward:
+        return "done" if "done" in offered else offered[0]
+    kind = job["kind"]
+    if kind == "tile":
+        return max(onward, key=lambda o: tile_value(BUILDINGS[g.display[int(o.split(":")[1])]]))  # type: ignore[index]
+    if kind in ("build", "discount"):
+        if job.get("src"):
+            def plot_worth(o: str) -> float:
+                plot = p.plots[o.split(":")[1]]
+                if not plot["tiles"]:
+                    return 100.0
+                return -tile_value(BUILDINGS[plot["tiles"][-1]]) - (5 if plot["up"] else 0)
+            return max(onward, key=plot_worth)
+        def build_worth(o: str) -> float:
+            where, ref = o.split(":")[1:]
+            tile = g.display[int(ref)] if where == "display" else ref
+            return tile_value(BUILDINGS[tile])  # type: ignore[index]
+        return max(onward, key=build_worth)
+    if kind == "boat":
+        sells = [o for o in onward if o.startswith("sell:")]
+        gets = [o for o in onward if o.startswith("get:")]
+        if sells and (not gets or rng.randrange(2)):
+            return max(sells, key=lambda o: p.stock.get(o.split(":")[1], 0))
+        return max(gets, key=lambda o: good_value(g, p, o.split(":")[1]))
+    if kind == "fair":
+        def fair_fit(o: str) -> int:
+            needs = FAIRS[o.split(":")[1]].needs
+            return -sum(max(0, n - p.stock.get(k, 0)) for k, n in needs.items())
+        return max(onward, key=fair_fit)
+    if kind == "work":
+        return onward[rng.randrange(len(onward))]
+    return onward[0]
+
+
+def fold_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
+    board = next(b for b in g.boards if b["folder"] == p.seat)
+
+    def worth(o: str) -> float:
+        fold = o.split(":", 1)[1]
+        cells = layout(board["id"], fold)
+        return sum(kind_value(g, p, k) for k in cells.values() if k not in ("keyp", "river")) + rng.randrange(100) / 50
+    return max(offered, key=worth)
+
+

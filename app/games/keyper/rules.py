@@ -1,0 +1,1310 @@
+"""Keyper rules: the game flow, in the order of the seed's sections (setup, gameplay flow,
+core mechanics, scoring).
+
+A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON-ready
+values, is copied before every change, and is dumped and loaded as it is.
+
+The flow is a queue of steps (``Game.queue``): an invitation to one seat, one repetition
+of an action (take a tile, build, upgrade, a boat trade, a building's action), the keyp
+tile, a final lay-down, a fair. The seat of the step at the front acts; with an empty
+queue it is the turn player. Whether a step waits or is skipped depends only on public
+things (keyples in hand, goods, the display), never on a face-down fair tile, so whose
+turn it is never gives a secret away. Two things are private: each player's face-down
+fair tiles (owner only, until held) and the fold a player picks for the next season
+(all players choose at once; nobody sees another's choice until everyone has chosen).
+
+Seat ``s + 1`` sits on the left of seat ``s``: play goes clockwise, 0, 1, 2, ...
+The log writes a seat as ``{seat0}``, ``{seat1}``…; the table puts the player's name there.
+
+Readings of the seed where it is unclear (docs/titles/keyper.md weighs them):
+
+- White keyples "represent any colour", so a white keyple gets the colour bonus on a
+  coloured field (the boat rule, "light-blue or white keyple: 2 actions", says the same).
+- Laying down a single keyple gives 1 (2 matched) when it stands alone, 2 (3 matched)
+  when another keyple already lies on that space; a pair laid down gives the active
+  player 2 (3 if one of them matches).
+- Keyples laid down on the keyp tile are laid down when the keyper is played, or, if the
+  player leaves them, at the end of the season (the "forgotten" step).
+- Displayed fair goods leave the player's store for good; a seasonal fair not held at the
+  end of its season is discarded unseen.
+- Tiles taken from the display are replaced at the end of the turn, from the bag; tiles
+  taken in the season's last turn or final lay-downs are not replaced (printed rule).
+- Payment is automatic: named goods first, then a white good from the most plentiful
+  kind, wheat last; a discount drops the cost's most valuable item.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from app.games.gamelog import GameLog
+from app.games.plainstate import clone_game, dump_game, load_game
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.rng import Rng
+
+from .content import (ANIMALS, BOATS, BOATS_PER_SEASON, BUILDINGS, COUNTRY, FAIRS, FARM_PLOTS, FIELD_COLOUR,
+                      FIELD_NAMES, FINISHED, GEMS, GOOD_NAMES, GOODS, HOME, KEYP_TILE_GAIN, KEYPLE_COLOURS,
+                      KEYPLE_NAMES, PLAYER_COLOURS, RAW, REFINED, SEASONS, SHIP_STEP, SHIPPING_TRACK,
+                      START_GOODS, START_KEYPLES, STOCK, act_text, SUPPLY, TEAM_SIZE, VILLAGE_PLOTS, WHEAT, WHITE,
+                      WHITE_KEYPLE, WINTER_FAIRS_FROM, WINTER_SIDES, Act, Side, cost_text, fields_of, folds)
+
+Seat = int
+Job = dict[str, Any]
+
+PLAY, FOLD, OVER = "play", "fold", "over"
+DISPLAY_SIZE = 8
+SCORE_CAP = 4
+PLOTS = [f"farm{i}" for i in range(1, FARM_PLOTS + 1)] + [f"village{i}" for i in range(1, VILLAGE_PLOTS + 1)]
+ACTION_KINDS = ("tile", "build", "discount", "upgrade", "fair")
+
+
+@dataclass
+class Player:
+    seat: Seat
+    colour: str
+    hand: list[str] = field(default_factory=list)  # keyples not yet played this season
+    keyp: list[str] = field(default_factory=list)  # standing on the keyp tile
+    keyp_down: list[str] = field(default_factory=list)  # laid down on the keyp tile this season
+    keyper: int | None = None  # the board its keyper stands on (claims), None while in hand
+    stock: dict[str, int] = field(default_factory=dict)  # goods and animals (public, as on the table)
+    plots: dict[str, dict[str, Any]] = field(default_factory=dict)  # plot -> {tiles, up, keyples}
+    home: list[str] = field(default_factory=list)  # home tiles not built yet
+    held: list[str] = field(default_factory=list)  # country tiles taken, not built yet
+    fairs: dict[str, str] = field(default_factory=dict)  # season -> face-down fair tile (secret)
+    shown: list[dict[str, Any]] = field(default_factory=list)  # fairs held: {id, side, points, season, goods}
+    winter: list[str] = field(default_factory=list)  # winter fair tiles taken, not yet held (public)
+    ship: int = 0  # shipping track
+    housed: dict[str, dict[str, int]] = field(default_factory=dict)  # plot -> animals (after housing)
+    fold: str | None = None  # the fold being chosen (secret until everyone has chosen)
+
+
+@dataclass
+class Game:
+    players: list[Player]
+    options: dict[str, Any]
+    rng: str  # Rng.state: holds the game secret, never in a view
+    phase: str = PLAY
+    season: int = 0
+    turn: Seat = 0
+    start: Seat = 0
+    last: Seat = 0  # the last seat to play a keyple or keyper
+    turns: int = 0
+    boards: list[dict[str, Any]] = field(default_factory=list)
+    bag: list[str] = field(default_factory=list)  # country tiles in (secret) drawing order
+    display: list[str | None] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    refill: list[int] = field(default_factory=list)  # display slots to refill at the end of the turn
+    boats: list[str] = field(default_factory=list)  # this season's boats not yet on a river
+    aside: list[str] = field(default_factory=list)  # boats set aside this season
+    winter_fairs: list[str] = field(default_factory=list)  # face up from summer
+    fair_pool: list[str] = field(default_factory=list)  # seasonal fair tiles not dealt (secret)
+    fair_out: list[str] = field(default_factory=list)  # face-down fairs discarded unheld (secret)
+    supply: dict[str, int] = field(default_factory=dict)
+    trades: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # seat -> boat goods got/sold this turn
+    queue: list[Job] = field(default_factory=list)
+    ending: bool = False  # the season's end steps are running
+    acted: bool = False  # the turn player has made this turn's play (its steps may still run)
+    log: GameLog = field(default_factory=GameLog)
+
+
+# --- Small words ---
+
+def seat_ref(seat: Seat) -> str:
+    return f"{{seat{seat}}}"
+
+
+def seat_label(seat: Seat) -> str:
+    return f"Seat {seat + 1}"
+
+
+def season_name(g: Game) -> str:
+    return SEASONS[g.season]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def goods_text(goods: dict[str, int]) -> str:
+    parts = [f"{n} {GOOD_NAMES[k]}" for k, n in goods.items() if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def clockwise(g: Game, first: Seat) -> list[Seat]:
+    n = len(g.players)
+    return [(first + k) % n for k in range(n)]
+
+
+def keyple_sort(keyples: list[str]) -> list[str]:
+    return sorted(keyples, key=KEYPLE_COLOURS.index)
+
+
+def board_of(g: Game, board_id: int) -> dict[str, Any]:
+    return next(b for b in g.boards if b["id"] == board_id)
+
+
+def field_kind(g: Game, board_id: int, space: str) -> str:
+    return board_of(g, board_id)["fields"][space]
+
+
+def space_name(g: Game, board_id: int, space: str) -> str:
+    if space == "river":
+        return f"the river of board {board_id}"
+    r, c = space.split(",")
+    return f"the {FIELD_NAMES[field_kind(g, board_id, space)]} field of board {board_id} (row {int(r) + 1}, column {int(c) + 1})"
+
+
+def building_side(plot: dict[str, Any]) -> Side | None:
+    """The active (top) tile's face of a plot, None for an empty plot."""
+    if not plot["tiles"]:
+        return None
+    b = BUILDINGS[plot["tiles"][-1]]
+    return b.back if plot["up"] else b.front
+
+
+def tile_name(tile: str) -> str:
+    return BUILDINGS[tile].front.name
+
+
+# --- Goods: the supply, paying and gaining ---
+
+def gain(g: Game, p: Player, good: str, n: int = 1) -> int:
+    """Up to n of a good from the supply (limited: no compensation); returns how many."""
+    if good == "ship":
+        p.ship = min(SHIPPING_TRACK, p.ship + n)
+        return n
+    got = min(n, g.supply[good])
+    g.supply[good] -= got
+    p.stock[good] = p.stock.get(good, 0) + got
+    return got
+
+
+def payment(stock: dict[str, int], cost: dict[str, int]) -> dict[str, int] | None:
+    """What paying ``cost`` takes from ``stock`` (named goods first, then white goods from
+    the most plentiful kind, wheat last), or None if it cannot be paid."""
+    left = dict(stock)
+    paid: Counter[str] = Counter()
+    for good, n in cost.items():
+        if good in WHITE:
+            continue
+        if left.get(good, 0) < n:
+            return None
+        left[good] -= n
+        paid[good] += n
+    for white in ("gem", "finished", "raw"):
+        for _ in range(cost.get(white, 0)):
+            kinds = sorted(WHITE[white], key=lambda k: (-left.get(k, 0), WHITE[white].index(k)))
+            pick = kinds[0] if left.get(kinds[0], 0) > 0 else (WHEAT if white != "gem" and left.get(WHEAT, 0) > 0 else None)
+            if pick is None:
+                return None
+            left[pick] -= 1
+            paid[pick] += 1
+    return dict(paid)
+
+
+def pay(g: Game, p: Player, paid: dict[str, int]) -> None:
+    for good, n in paid.items():
+        p.stock[good] -= n
+        g.supply[good] += n
+
+
+VALUE_ORDER = ("gem",) + GEMS + ("finished",) + FINISHED + (WHEAT, "raw") + RAW
+
+
+def discounted(cost: dict[str, int]) -> dict[str, int]:
+    """A cost less its most valuable item (the discount-build field)."""
+    out = dict(cost)
+    for good in VALUE_ORDER:
+        if out.get(good):
+            out[good] -= 1
+            if not out[good]:
+                del out[good]
+            break
+    return out
+
+
+# --- Setup ---
+
+def setup(players: int, options: dict[str, Any], seed: int) -> Game:
+    """One country board per player on its spring face, the spring tiles in the bag with
+    8 on display, 4 of the 6 boats, each player's pieces and three face-down fairs, and a
+    random start player."""
+    if not 2 <= players <= 4:
+        raise IllegalAction("Keyper is for 2–4 players.")
+    rng = Rng(seed)
+    g = Game(players=[], options=dict(options), rng="")
+    g.supply = dict(SUPPLY)
+    for s in range(players):
+        p = Player(s, PLAYER_COLOURS[s], hand=keyple_sort(list(START_KEYPLES)), home=list(HOME))
+        p.plots = {plot: {"tiles": [], "up": False, "keyples": []} for plot in PLOTS}
+        p.stock = {k: 0 for k in STOCK}
+        for good, n in START_GOODS.items():
+            gain(g, p, good, n)
+        g.players.append(p)
+    for board_id in range(1, players + 1):
+        g.boards.append(new_board(board_id, "spring-0-0", None))
+    g.bag = rng.shuffled([t for t, b in COUNTRY.items() if b.season == "spring"])
+    g.display = [g.bag.pop(0) for _ in range(DISPLAY_SIZE)]
+    deal_fairs(g, rng)
+    choose_boats(g, rng)
+    g.start = g.turn = g.last = rng.randrange(players)
+    g.rng = rng.state
+    g.log.append(f"A game of Keyper for {players} players. Spring begins; {seat_ref(g.start)} is the start player.")
+    return g
+
+
+def new_board(board_id: int, fold: str, folder: Seat | None) -> dict[str, Any]:
+    fields = fields_of(board_id, fold)
+    return {"id": board_id, "fold": fold, "folder": folder, "keyper": None, "boat": None,
+            "fields": fields, "spaces": {k: [] for k in fields}}
+
+
+def deal_fairs(g: Game, rng: Rng) -> None:
+    """Each player gets one spring, one summer and one autumn fair tile, face down; the
+    others stay out of the game unseen."""
+    for season in SEASONS[:3]:
+        pile = rng.shuffled([f for f, fair in FAIRS.items() if fair.season == season])
+        for p in g.players:
+            p.fairs[season] = pile.pop(0)
+        g.fair_pool.extend(sorted(pile))
+
+
+def choose_boats(g: Game, rng: Rng) -> None:
+    chosen = rng.shuffled(list(BOATS))
+    g.boats = sorted(chosen[:BOATS_PER_SEASON])
+    g.aside = sorted(chosen[BOATS_PER_SEASON:])
+    g.log.append(f"This season's boats: {', '.join(BOATS[b].name for b in g.boats)}.")
+
+
+# --- Keyples: where they may go and what they earn ---
+
+def standing(space: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [k for k in space if not k["down"]]
+
+
+def matched(colour: str, field_colour: str | None) -> bool:
+    """The colour bonus: a keyple of the field's colour, or a white one (it stands for any
+    colour); never on uncoloured fields or buildings."""
+    return field_colour is not None and (colour == field_colour or colour == WHITE_KEYPLE)
+
+
+def may_join(first: str, field_colour: str | None, colour: str) -> bool:
+    """A second keyple must be the first one's colour or white; a white first keyple may be
+    joined by the field's colour too, and on an uncoloured field or a building only by white."""
+    if colour == first or colour == WHITE_KEYPLE:
+        return True
+    return first == WHITE_KEYPLE and field_colour is not None and colour == field_colour
+
+
+def out_of_hand(p: Player) -> bool:
+    """The keyper and every keyple are out: the player may lay keyples down."""
+    return p.keyper is not None and not p.hand
+
+
+def season_over(g: Game) -> bool:
+    return all(out_of_hand(p) for p in g.players)
+
+
+def can_enter(space: list[dict[str, Any]], field_colour: str | None, colour: str) -> bool:
+    """Empty, or one standing keyple and nothing else, which this colour may join."""
+    if not space:
+        return True
+    return len(space) == 1 and not space[0]["down"] and may_join(space[0]["colour"], field_colour, colour)
+
+
+def workable(plot: dict[str, Any]) -> bool:
+    s = building_side(plot)
+    return s is not None and bool(s.acts)
+
+
+def place_targets(g: Game, p: Player, colour: str) -> list[tuple[str, str]]:
+    """Where a keyple of this colour may go: ("space", "<board>:<space>") on a country board
+    (a river needs a free boat) or ("plot", "<plot>") on one of the player's buildings."""
+    out = []
+    for b in g.boards:
+        for key, kind in b["fields"].items():
+            if key == "river" and not b["spaces"]["river"] and not g.boats:
+                continue
+            if can_enter(b["spaces"][key], FIELD_COLOUR[kind], colour):
+                out.append(("space", f"{b['id']}:{key}"))
+    for plot_id, plot in p.plots.items():
+        if workable(plot) and can_enter(plot["keyples"], None, colour):
+            out.append(("plot", plot_id))
+    return out
+
+
+def lay_targets(g: Game, p: Player) -> list[tuple[str, str, int]]:
+    """Keyples the player may lay down: (kind, where, how many): standing keyples on its own
+    buildings and its claimed board; on any country board if there are none there."""
+    own = [("plot", plot_id, len(standing(plot["keyples"]))) for plot_id, plot in p.plots.items()
+           if standing(plot["keyples"]) and workable(plot)]
+    def on(board: dict[str, Any]) -> list[tuple[str, str, int]]:
+        return [("space", f"{board['id']}:{key}", len(standing(space)))
+                for key, space in board["spaces"].items() if standing(space)]
+    claimed = on(board_of(g, p.keyper)) if p.keyper is not None else []
+    if own or claimed:
+        return own + claimed
+    return [t for b in g.boards for t in on(b)]
+
+
+def lay_options(g: Game, p: Player) -> list[Option]:
+    out = []
+    for kind, where, n in lay_targets(g, p):
+        target = f"plot:{p.seat}:{where}" if kind == "plot" else f"space:{where}"
+        if n == 1:
+            out.append(Option(f"lay:{kind}:{where}", f"Lay down the keyple on {where_text(g, p, kind, where)}",
+                              "lay", target))
+        else:
+            out.append(Option(f"pair:{kind}:{where}", f"Lay down both keyples on {where_text(g, p, kind, where)}",
+                              "lay", target))
+    return out
+
+
+def where_text(g: Game, p: Player, kind: str, where: str) -> str:
+    if kind == "plot":
+        return f"your {tile_name(p.plots[where]['tiles'][-1])}"
+    board_id, space = where.split(":")
+    return space_name(g, int(board_id), space)
+
+
+# --- A turn ---
+
+def turn_options(g: Game, p: Player) -> list[Option]:
+    out: list[Option] = []
+    if p.keyper is None:
+        out += [Option(f"keyper:{b['id']}", f"Play your keyper on board {b['id']} (claim it)", "keyper",
+                       f"keyp:{b['id']}") for b in g.boards if b["keyper"] is None]
+    for colour in dict.fromkeys(p.hand):
+        if place_targets(g, p, colour):
+            out.append(Option(f"keyple:{colour}", f"Play a {KEYPLE_NAMES[colour]} keyple", "keyple",
+                              f"hand:{p.seat}:{colour}"))
+    if out_of_hand(p):
+        out += lay_options(g, p)
+    if not out:
+        out.append(Option("pass", "Pass", "pass"))
+    return out
+
+
+def has_turn(g: Game, p: Player) -> bool:
+    """Public: a player with everything out and nothing to lay down is skipped."""
+    return not out_of_hand(p) or bool(lay_targets(g, p))
+
+
+def choose_keyper(g: Game, p: Player, option_id: str) -> None:
+    board = board_of(g, int(option_id.split(":")[1]))
+    board["keyper"] = p.seat
+    p.keyper = board["id"]
+    g.last = p.seat
+    g.acted = True
+    g.log.append(f"{seat_ref(p.seat)} plays their keyper on board {board['id']} and claims it for the season.")
+    if p.keyp:
+        g.queue.insert(0, {"do": "keyp", "seat": p.seat})
+
+
+def keyp_options(g: Game, p: Player) -> list[Option]:
+    gains = ", ".join(keyp_gain_text(c) for c in p.keyp)
+    return [Option("keyp:now", f"Lay down the keyples on your keyp tile now ({gains})", "keyp", f"keyptile:{p.seat}"),
+            Option("keyp:later", "Leave them for the end of the season", "keyp")]
+
+
+def keyp_gain_text(colour: str) -> str:
+    good = KEYP_TILE_GAIN[colour]
+    return "1 shipping point" if good == "ship1" else f"1 {GOOD_NAMES[good]}"
+
+
+def lay_keyp_tile(g: Game, p: Player) -> None:
+    """Each keyple on the keyp tile is laid down for one good of its colour (authored table)."""
+    got = []
+    for colour in p.keyp:
+        good = KEYP_TILE_GAIN[colour]
+        if good == "ship1":
+            gain(g, p, "ship", 1)
+            got.append("1 shipping point")
+            continue
+        if good == "gem":
+            good = max(GEMS, key=lambda k: (g.supply[k], -GEMS.index(k)))
+        if gain(g, p, good):
+            got.append(f"1 {GOOD_NAMES[good]}")
+    p.keyp_down += p.keyp
+    p.keyp = []
+    g.log.append(f"{seat_ref(p.seat)} lays down the keyples on their keyp tile: {', '.join(got) or 'nothing'}.")
+
+
+def choose_keyp(g: Game, p: Player, option_id: str) -> None:
+    g.queue.pop(0)
+    if option_id == "keyp:now":
+        lay_keyp_tile(g, p)
+    else:
+        g.log.append(f"{seat_ref(p.seat)} leaves the keyples on their keyp tile for the end of the season.")
+
+
+def choose_keyple(g: Game, p: Player, option_id: str) -> None:
+    g.queue.insert(0, {"do": "place", "seat": p.seat, "colour": option_id.split(":")[1]})
+
+
+def place_options(g: Game, p: Player) -> list[Option]:
+    job = g.queue[0]
+    colour = job["colour"]
+    out = []
+    if job.get("river"):
+        board_id = job["river"]
+        return [Option(f"boat:{b}", f"Put the {BOATS[b].name} on the river ({', '.join(BOATS[b].faces[season_name(g)])})",
+                       "boat", f"boat:{b}") for b in g.boats] + [cancel_option()]
+    for kind, where in place_targets(g, p, colour):
+        if kind == "plot":
+            out.append(Option(f"plot:{where}", f"Work your {tile_name(p.plots[where]['tiles'][-1])}", "place",
+                              f"plot:{p.seat}:{where}"))
+        else:
+            board_id, space = where.split(":")
+            out.append(Option(f"space:{where}", f"Play on {space_name(g, int(board_id), space)}", "place",
+                              f"space:{where}"))
+    return out + [cancel_option()]
+
+
+def choose_place(g: Game, p: Player, option_id: str) -> None:
+    """A keyple onto a field, a river (then a boat is chosen), or one of the player's buildings."""
+    job = g.queue[0]
+    kind, where = option_id.split(":", 1)
+    colour = job["colour"]
+    if kind == "space":
+        board_id, space = where.split(":")
+        board = board_of(g, int(board_id))
+        if space == "river" and board["boat"] is None:
+            job["river"] = board["id"]
+            return
+        g.queue.pop(0)
+        play_on_field(g, p, colour, board, space)
+    elif kind == "boat":
+        g.queue.pop(0)
+        board = board_of(g, job["river"])
+        board["boat"] = where
+        g.boats.remove(where)
+        g.log.append(f"{seat_ref(p.seat)} puts the {BOATS[where].name} on the river of board {board['id']}.")
+        play_on_field(g, p, colour, board, "river")
+    else:
+        g.queue.pop(0)
+        play_on_plot(g, p, colour, where)
+
+
+def take_from_hand(g: Game, p: Player, colour: str) -> None:
+    p.hand.remove(colour)
+    g.last = p.seat
+    g.acted = True
+
+
+def play_on_field(g: Game, p: Player, colour: str, board: dict[str, Any], space: str) -> None:
+    """Empty field: the others are invited clockwise from the left. A field holding one
+    standing keyple: it is laid down and the newcomer gains 2 (3 matched)."""
+    take_from_hand(g, p, colour)
+    keyples = board["spaces"][space]
+    kind = board["fields"][space]
+    where = space_name(g, board["id"], space)
+    if keyples:
+        keyples[0]["down"] = True
+        keyples.append({"colour": colour, "seat": p.seat, "down": False})
+        n = 2 + matched(colour, FIELD_COLOUR[kind])
+        g.log.append(f"{seat_ref(p.seat)} plays a {colour} keyple on {where}, laying down the keyple there.")
+        resolve(g, board["id"], space, [(p.seat, n)])
+        return
+    keyples.append({"colour": colour, "seat": p.seat, "down": False})
+    g.log.append(f"{seat_ref(p.seat)} plays a {colour} keyple on {where} and invites the others to join.")
+    invitees = [s for s in clockwise(g, p.seat)[1:]]
+    next_invitation(g, {"do": "invite", "seat": None, "active": p.seat, "board": board["id"], "space": space,
+                        "rest": invitees})
+
+
+def joinable_colours(g: Game, job: Job, p: Player) -> list[str]:
+    space = board_of(g, job["board"])["spaces"][job["space"]]
+    field_colour = FIELD_COLOUR[field_kind(g, job["board"], job["space"])]
+    return [c for c in dict.fromkeys(p.hand) if may_join(space[0]["colour"], field_colour, c)]
+
+
+def next_invitation(g: Game, job: Job) -> None:
+    """The next seat clockwise that could join is asked; none left: the active player works
+    the field alone for 1 (2 matched)."""
+    while job["rest"]:
+        seat = job["rest"].pop(0)
+        if joinable_colours(g, job, g.players[seat]):
+            job["seat"] = seat
+            g.queue.insert(0, job)
+            return
+    board = board_of(g, job["board"])
+    colour = board["spaces"][job["space"]][0]["colour"]
+    n = 1 + matched(colour, FIELD_COLOUR[board["fields"][job["space"]]])
+    resolve(g, board["id"], job["space"], [(job["active"], n)])
+
+
+def join_gain(g: Game, job: Job, colour: str) -> int:
+    return 2 + matched(colour, FIELD_COLOUR[field_kind(g, job["board"], job["space"])])
+
+
+def invite_options(g: Game, p: Player) -> list[Option]:
+    job = g.queue[0]
+    out = [Option(f"join:{c}", f"Join with a {KEYPLE_NAMES[c]} keyple (you gain {join_gain(g, job, c)})",
+                  "join", f"hand:{p.seat}:{c}") for c in joinable_colours(g, job, p)]
+    return out + [Option("decline", "Decline the invitation", "decline")]
+
+
+def choose_invite(g: Game, p: Player, option_id: str) -> None:
+    job = g.queue.pop(0)
+    board = board_of(g, job["board"])
+    if option_id == "decline":
+        g.log.append(f"{seat_ref(p.seat)} declines to join.")
+        next_invitation(g, job)
+        return
+    colour = option_id.split(":")[1]
+    p.hand.remove(colour)  # joining is not "playing" on one's turn: the start player is not affected
+    board["spaces"][job["space"]].append({"colour": colour, "seat": p.seat, "down": False})
+    first = board["spaces"][job["space"]][0]["colour"]
+    field_colour = FIELD_COLOUR[board["fields"][job["space"]]]
+    g.log.append(f"{seat_ref(p.seat)} joins with a {colour} keyple.")
+    resolve(g, board["id"], job["space"], [(job["active"], 2 + matched(first, field_colour)),
+                                          (p.seat, 2 + matched(colour, field_colour))])
+
+
+def play_on_plot(g: Game, p: Player, colour: str, plot_id: str) -> None:
+    """One of the player's own buildings: 1 action, 2 when a keyple standing there is laid down."""
+    take_from_hand(g, p, colour)
+    plot = p.plots[plot_id]
+    n = 1
+    if plot["keyples"]:
+        for k in plot["keyples"]:
+            k["down"] = True
+        n = 2
+    plot["keyples"].append({"colour": colour, "seat": p.seat, "down": False})
+    g.log.append(f"{seat_ref(p.seat)} plays a {colour} keyple on their {tile_name(plot['tiles'][-1])}"
+                 f"{' (laying down the keyple there)' if n == 2 else ''}.")
+    queue_work(g, p.seat, plot_id, n)
+
+
+def queue_work(g: Game, seat: Seat, plot_id: str, n: int) -> None:
+    g.queue[0:0] = [{"do": "act", "kind": "work", "seat": seat, "plot": plot_id, "left": n}]
+
+
+def resolve(g: Game, board_id: int, space: str, takers: list[tuple[Seat, int]]) -> None:
+    """Each taker gains n repetitions of the field: goods at once (active player first,
+    then the joiner, one at a time: a short supply runs out in that order), actions as
+    steps, alternating the same way."""
+    kind = field_kind(g, board_id, space)
+    if kind in GOODS or kind in ANIMALS:
+        got: Counter[Seat] = Counter()
+        for i in range(max(n for _, n in takers)):
+            for seat, n in takers:
+                if i < n:
+                    got[seat] += gain(g, g.players[seat], kind)
+        for seat, n in takers:
+            short = f" (the supply ran out: {n - got[seat]} short)" if got[seat] < n else ""
+            g.log.append(f"{seat_ref(seat)} gains {got[seat]} {GOOD_NAMES[kind]}{short}.")
+        return
+    step = "boat" if kind == "river" else kind
+    jobs: list[Job] = []
+    for i in range(max(n for _, n in takers)):
+        for seat, n in takers:
+            if i < n:
+                jobs.append({"do": "act", "kind": step, "seat": seat, "board": board_id, "left": 1,
+                             "of": n, "group": f"{board_id}:{space}:{seat}"})
+    for seat, n in takers:
+        g.log.append(f"{seat_ref(seat)} has {plural(n, 'action')}: {FIELD_NAMES[kind]}.")
+    g.queue[0:0] = jobs
+
+
+def choose_lay(g: Game, p: Player, option_id: str) -> None:
+    """Laying down: a single keyple (1, 2 when another lies there; +1 matched) or a pair
+    on a field (2, +1 matched) for the active player."""
+    final = bool(g.queue and g.queue[0]["do"] == "final")
+    if final:
+        g.queue.pop(0)
+    else:
+        g.acted = True
+    kind_word, kind, where = option_id.split(":", 2)
+    pair = kind_word == "pair"
+    if kind == "plot":
+        plot = p.plots[where]
+        lying = len(plot["keyples"]) - len(standing(plot["keyples"]))
+        for k in plot["keyples"]:
+            k["down"] = True
+        n = 2 if lying else 1
+        g.log.append(f"{seat_ref(p.seat)} lays down the keyple on their {tile_name(plot['tiles'][-1])}.")
+        queue_work(g, p.seat, where, n)
+        return
+    board_id, space = where.split(":")
+    board = board_of(g, int(board_id))
+    keyples = board["spaces"][space]
+    field_colour = FIELD_COLOUR[board["fields"][space]]
+    up = standing(keyples)
+    bonus = any(matched(k["colour"], field_colour) for k in up)
+    lying = len(keyples) - len(up)
+    for k in up:
+        k["down"] = True
+    n = (2 if pair or lying else 1) + bonus
+    g.log.append(f"{seat_ref(p.seat)} lays down {'both keyples' if pair else 'the keyple'} on "
+                 f"{space_name(g, board['id'], space)}.")
+    resolve(g, board["id"], space, [(p.seat, n)])
+
+
+def choose_pass(g: Game, p: Player, option_id: str) -> None:
+    if g.queue and g.queue[0]["do"] == "final":
+        g.queue.pop(0)
+        g.log.append(f"{seat_ref(p.seat)} makes no final lay-down.")
+    else:
+        g.acted = True
+        g.log.append(f"{seat_ref(p.seat)} passes.")
+
+
+# --- One repetition of an action ---
+
+def act_options(g: Game, p: Player) -> list[Option]:
+    job = g.queue[0]
+    kind = job["kind"]
+    out: list[Option] = []
+    if kind == "tile":
+        out = [Option(f"take:{i}", f"Take {tile_name(t)} from the display", "take", f"display:{i}")
+               for i, t in enumerate(g.display) if t]
+    elif kind in ("build", "discount"):
+        out = build_options(g, p, job)
+    elif kind == "upgrade":
+        for plot_id, plot in p.plots.items():
+            if plot["tiles"] and not plot["up"] and payment(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost) is not None:
+                b = BUILDINGS[plot["tiles"][-1]]
+                out.append(Option(f"upgrade:{plot_id}", f"Upgrade {b.front.name} to {b.back.name} "
+                                  f"({cost_text(b.back.cost)})", "upgrade", f"plot:{p.seat}:{plot_id}"))
+    elif kind == "fair":
+        out = [Option(f"winter:{f}", f"Take the winter fair {f} ({fair_text(f)})", "winter", f"winterfair:{f}")
+               for f in g.winter_fairs]
+    elif kind == "boat":
+        out = boat_options(g, p, job)
+    elif kind == "work":
+        out = work_options(g, p, job)
+    if not out:
+        return []
+    return out + [Option("done", "Done (skip the rest of this action)", "done")]
+
+
+def fair_text(fair_id: str) -> str:
+    f = FAIRS[fair_id]
+    text = f"{goods_text(f.needs)}: {f.points} points"
+    if f.back_needs:
+        text += f"; or {goods_text(f.back_needs)}: {f.back_points} points"
+    return text
+
+
+def build_sources(g: Game, p: Player) -> list[tuple[str, str]]:
+    return ([(f"home:{t}", t) for t in p.home] + [(f"held:{t}", t) for t in p.held]
+            + [(f"display:{i}", t) for i, t in enumerate(g.display) if t])
+
+
+def free_plots(p: Player, area: str) -> list[str]:
+    """Empty plots of the area, and plots holding one tile (each may be overbuilt once)."""
+    return [pid for pid, plot in p.plots.items() if pid.startswith(area) and len(plot["tiles"]) < 2]
+
+
+def build_cost(job: Job, tile: str) -> dict[str, int]:
+    cost = BUILDINGS[tile].front.cost
+    return discounted(cost) if job["kind"] == "discount" else cost
+
+
+def build_options(g: Game, p: Player, job: Job) -> list[Option]:
+    if job.get("src"):
+        tile = source_tile(g, p, job["src"])
+        return [Option(f"plot:{pid}", f"Build {tile_name(tile)} on {pid}"
+                       + (f" (overbuilding {tile_name(p.plots[pid]['tiles'][-1])})" if p.plots[pid]["tiles"] else ""),
+                       "plot", f"plot:{p.seat}:{pid}") for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
+    out = []
+    for src, tile in build_sources(g, p):
+        cost = build_cost(job, tile)
+        if free_plots(p, BUILDINGS[tile].area) and payment(p.stock, cost) is not None:
+            where = src.split(":")[0]
+            target = f"display:{src.split(':')[1]}" if where == "display" else f"{where}:{p.seat}:{tile}"
+            out.append(Option(f"build:{src}", f"Build {tile_name(tile)} ({cost_text(cost)})", "build", target))
+    return out
+
+
+def source_tile(g: Game, p: Player, src: str) -> str:
+    where, ref = src.split(":")
+    return g.display[int(ref)] if where == "display" else ref  # type: ignore[return-value]
+
+
+def boat_options(g: Game, p: Player, job: Job) -> list[Option]:
+    board = board_of(g, job["board"])
+    goods = BOATS[board["boat"]].faces[season_name(g)]
+    done = g.trades.get(str(p.seat), {"got": [], "sold": []})
+    out = []
+    for good in goods:
+        if g.supply[good] > 0 and good not in done["sold"]:
+            out.append(Option(f"get:{good}", f"Take 1 {GOOD_NAMES[good]} from the boat", "get", None))
+    for good in goods:
+        if p.stock.get(good, 0) > 0 and good not in done["got"] and p.ship < SHIPPING_TRACK:
+            out.append(Option(f"sell:{good}", f"Sell 1 {GOOD_NAMES[good]} for {SHIP_STEP} shipping points", "sell", None))
+    return out
+
+
+def work_variants(g: Game, p: Player, a: Act) -> list[str]:
+    """The ways one action of a building can be taken now ("-" when there is one way)."""
+    if payment(p.stock, a.pay) is None:
+        return []
+    if "refine" in a.gain:
+        return [r for r in RAW if p.stock.get(r, 0) > 0 and g.supply[REFINED[r]] > 0]
+    if "animal" in a.gain:
+        return []  # needs the plot's houses: see work_options
+    if "gem" in a.gain:
+        return [k for k in GEMS if g.supply[k] > 0]
+    if all(k == "ship" or g.supply[k] > 0 for k in a.gain):
+        return ["-"]
+    return []
+
+
+def work_options(g: Game, p: Player, job: Job) -> list[Option]:
+    side = building_side(p.plots[job["plot"]])
+    assert side is not None
+    out = []
+    for i, a in enumerate(side.acts):
+        if "animal" in a.gain:
+            variants = [k for k in side.houses if g.supply[k] > 0] if payment(p.stock, a.pay) is not None else []
+        else:
+            variants = work_variants(g, p, a)
+        for v in variants:
+            label = "Refine 1 {} into 1 {}".format(v, REFINED[v]) if "refine" in a.gain else \
+                f"Take 1 {GOOD_NAMES[v]}" if v != "-" and "gem" in a.gain or "animal" in a.gain else \
+                f"{side.name}: " + act_text(a)
+            out.append(Option(f"use:{i}:{v}", label, "use", None))
+    return out
+
+
+def choose_take(g: Game, p: Player, option_id: str) -> None:
+    slot = int(option_id.split(":")[1])
+    tile = g.display[slot]
+    assert tile
+    g.display[slot] = None
+    g.refill.append(slot)
+    p.held.append(tile)
+    g.log.append(f"{seat_ref(p.seat)} takes {tile_name(tile)} from the display.")
+    finish_repetition(g)
+
+
+def choose_build(g: Game, p: Player, option_id: str) -> None:
+    g.queue[0]["src"] = option_id.split(":", 1)[1]
+
+
+def choose_plot(g: Game, p: Player, option_id: str) -> None:
+    """Build: pay, put the tile on the plot (over an old one: that one goes inactive and
+    the keyples on it move up), take it from where it was."""
+    job = g.queue[0]
+    plot_id = option_id.split(":")[1]
+    src = job.pop("src")
+    tile = source_tile(g, p, src)
+    paid = payment(p.stock, build_cost(job, tile))
+    assert paid is not None
+    pay(g, p, paid)
+    where, ref = src.split(":")
+    if where == "home":
+        p.home.remove(tile)
+    elif where == "held":
+        p.held.remove(tile)
+    else:
+        g.display[int(ref)] = None
+        g.refill.append(int(ref))
+    plot = p.plots[plot_id]
+    over = tile_name(plot["tiles"][-1]) if plot["tiles"] else None
+    plot["tiles"].append(tile)
+    plot["up"] = False
+    g.log.append(f"{seat_ref(p.seat)} builds {tile_name(tile)} on {plot_id} for {goods_text(paid)}"
+                 + (f", overbuilding {over}." if over else "."))
+    finish_repetition(g)
+
+
+def choose_upgrade(g: Game, p: Player, option_id: str) -> None:
+    plot = p.plots[option_id.split(":")[1]]
+    b = BUILDINGS[plot["tiles"][-1]]
+    paid = payment(p.stock, b.back.cost)
+    assert paid is not None
+    pay(g, p, paid)
+    plot["up"] = True
+    g.log.append(f"{seat_ref(p.seat)} upgrades {b.front.name} to {b.back.name} for {goods_text(paid)}.")
+    finish_repetition(g)
+
+
+def choose_winter(g: Game, p: Player, option_id: str) -> None:
+    fair_id = option_id.split(":")[1]
+    g.winter_fairs.remove(fair_id)
+    p.winter.append(fair_id)
+    g.log.append(f"{seat_ref(p.seat)} takes the winter fair {fair_id} ({fair_text(fair_id)}).")
+    finish_repetition(g)
+
+
+def choose_trade(g: Game, p: Player, option_id: str) -> None:
+    """A boat trade: take one good shown, or sell one for 2 shipping points; never both
+    with the same good in one turn."""
+    verb, good = option_id.split(":")
+    done = g.trades.setdefault(str(p.seat), {"got": [], "sold": []})
+    if verb == "get":
+        gain(g, p, good)
+        done["got"].append(good)
+        g.log.append(f"{seat_ref(p.seat)} takes 1 {GOOD_NAMES[good]} from the boat.")
+    else:
+        p.stock[good] -= 1
+        g.supply[good] += 1
+        gain(g, p, "ship", SHIP_STEP)
+        done["sold"].append(good)
+        g.log.append(f"{seat_ref(p.seat)} sells 1 {GOOD_NAMES[good]} to the boat for {SHIP_STEP} shipping points.")
+    finish_repetition(g)
+
+
+def choose_use(g: Game, p: Player, option_id: str) -> None:
+    """One action of a building: pay what it asks, gain what it gives."""
+    _, index, variant = option_id.split(":")
+    job = g.queue[0]
+    side = building_side(p.plots[job["plot"]])
+    assert side is not None
+    a = side.acts[int(index)]
+    paid = payment(p.stock, a.pay)
+    assert paid is not None
+    pay(g, p, paid)
+    got = []
+    for good, n in a.gain.items():
+        if good == "refine":
+            p.stock[variant] -= 1
+            g.supply[variant] += 1
+            got.append(f"{gain(g, p, REFINED[variant])} {REFINED[variant]}")
+        elif good in ("animal", "gem"):
+            got.append(f"{gain(g, p, variant, n)} {GOOD_NAMES[variant]}")
+        elif good == "ship":
+            gain(g, p, "ship", n)
+            got.append(f"{n} shipping points")
+        else:
+            got.append(f"{gain(g, p, good, n)} {GOOD_NAMES[good]}")
+    g.log.append(f"{seat_ref(p.seat)} uses {side.name}: {goods_text(paid) + ' for ' if paid else ''}{', '.join(got)}.")
+    finish_repetition(g)
+
+
+def finish_repetition(g: Game) -> None:
+    job = g.queue[0]
+    job["left"] -= 1
+    if job["left"] <= 0:
+        g.queue.pop(0)
+
+
+def choose_done(g: Game, p: Player, option_id: str) -> None:
+    """Skip the rest of this action (this step and the seat's other steps of the same field)."""
+    job = g.queue.pop(0)
+    if job["do"] == "fair":
+        discard_fair(g, p)
+        return
+    group = job.get("group")
+    if group:
+        g.queue = [j for j in g.queue if j.get("group") != group]
+
+
+def cancel_option() -> Option:
+    return Option("cancel", "Cancel", "cancel")
+
+
+def choose_cancel(g: Game, p: Player, option_id: str) -> None:
+    job = g.queue[0]
+    if job["do"] == "place":
+        if job.pop("river", None) is None:
+            g.queue.pop(0)
+    else:
+        job.pop("src", None)
+
+
+# --- End of a season ---
+
+def begin_season_end(g: Game) -> None:
+    """Everyone is out: the others' final lay-downs (clockwise from the left of the last
+    player), then the rest of the season's end runs by itself or asks for fairs."""
+    g.ending = True
+    g.refill = []  # tiles taken as the season's last action are not replaced
+    g.log.append(f"Every keyper and keyple of {season_name(g)} is out: the season ends.")
+    g.queue = [{"do": "final", "seat": s} for s in clockwise(g, g.last)[1:]] + [{"do": "end1"}]
+
+
+def end_after_lay_downs(g: Game) -> None:
+    """Forgotten keyp-tile keyples, then the fairs of the season, clockwise from the start player."""
+    for p in g.players:
+        if p.keyp:
+            lay_keyp_tile(g, p)
+    season = season_name(g)
+    jobs: list[Job] = [{"do": "fair", "seat": s} for s in clockwise(g, g.start)
+                       if season in g.players[s].fairs or winter_fair_options(g, g.players[s])]
+    g.queue[0:0] = jobs + [{"do": "end2"}]
+
+
+def fair_options(g: Game, p: Player) -> list[Option]:
+    out = []
+    season = season_name(g)
+    own = p.fairs.get(season)
+    if own and payment(p.stock, FAIRS[own].needs) is not None:
+        out.append(Option(f"fair:{own}:front", f"Hold your {season} fair ({goods_text(FAIRS[own].needs)}: "
+                                             f"{FAIRS[own].points} points)", "fair", f"fairtile:{p.seat}:{season}"))
+    out += winter_fair_options(g, p)
+    label = "Done with fairs" + (f" (your {season} fair tile is discarded unheld)" if own else "")
+    return out + [Option("done", label, "done")]
+
+
+def winter_fair_options(g: Game, p: Player) -> list[Option]:
+    out = []
+    for f in p.winter:
+        fair = FAIRS[f]
+        for side_name in WINTER_SIDES.get(season_name(g), ()):
+            needs, points = (fair.needs, fair.points) if side_name == "4" else (fair.back_needs or {}, fair.back_points)
+            if payment(p.stock, needs) is not None:
+                out.append(Option(f"fair:{f}:{side_name}", f"Hold the winter fair {f} for {points} points "
+                                  f"({goods_text(needs)})", "fair", f"winterfair:{f}"))
+    return out
+
+
+def choose_fair(g: Game, p: Player, option_id: str) -> None:
+    """Display the goods a fair asks for; they stay on the fair, which scores at the end."""
+    _, fair_id, side_name = option_id.split(":")
+    fair = FAIRS[fair_id]
+    needs, points = ((fair.back_needs or {}, fair.back_points) if side_name == "6" else (fair.needs, fair.points))
+    paid = payment(p.stock, needs)
+    assert paid is not None
+    for good, n in paid.items():
+        p.stock[good] -= n
+    if fair.season == "winter":
+        p.winter.remove(fair_id)
+    else:
+        del p.fairs[fair.season]
+    p.shown.append({"id": fair_id, "side": side_name, "points": points, "season": season_name(g), "goods": paid})
+    g.log.append(f"{seat_ref(p.seat)} holds the {'winter' if fair.season == 'winter' else fair.season} fair "
+                 f"{fair_id}, displaying {goods_text(paid)}: {points} points.")
+    if not fair_options(g, p)[:-1]:
+        g.queue.pop(0)
+        discard_fair(g, p)
+
+
+def discard_fair(g: Game, p: Player) -> None:
+    season = season_name(g)
+    own = p.fairs.pop(season, None)
+    if own:
+        g.fair_out.append(own)
+        g.log.append(f"{seat_ref(p.seat)} does not hold their {season} fair; it is discarded unseen.")
+
+
+def house_animals(g: Game, p: Player) -> None:
+    """Animals go into farm buildings that house their kind, as many as fit; the rest go
+    back to the supply (the assignment keeping most animals is found by augmenting paths)."""
+    places = {pid: (side.houses, side.capacity) for pid, plot in p.plots.items()
+              if (side := building_side(plot)) and side.houses}
+    slots = [(pid, i) for pid, (_, cap) in places.items() for i in range(cap)]
+    owner: dict[tuple[str, int], int] = {}
+    units = [a for a in ANIMALS for _ in range(p.stock.get(a, 0))]
+    def place(u: int, seen: set[tuple[str, int]]) -> bool:
+        for slot in slots:
+            if units[u] in places[slot[0]][0] and slot not in seen:
+                seen.add(slot)
+                if slot not in owner or place(owner[slot], seen):
+                    owner[slot] = u
+                    return True
+        return False
+    kept = [u for u in range(len(units)) if place(u, set())]
+    placed = {u: slot for slot, u in owner.items()}
+    p.housed = {}
+    for u in kept:
+        pid = placed[u][0]
+        p.housed.setdefault(pid, {}).setdefault(units[u], 0)
+        p.housed[pid][units[u]] += 1
+    back: Counter[str] = Counter(units) - Counter(units[u] for u in kept)
+    for a, n in back.items():
+        p.stock[a] -= n
+        g.supply[a] += n
+    if back:
+        g.log.append(f"{seat_ref(p.seat)} cannot house {goods_text(dict(back))}: back to the supply.")
+
+
+def end_after_fairs(g: Game) -> None:
+    """Animals housed; keypers, claimed boards and their keyples retrieved; then, before
+    another season, the display, the boats and the folds."""
+    for p in g.players:
+        house_animals(g, p)
+    retrieve(g)
+    if g.season == len(SEASONS) - 1:
+        g.phase = OVER
+        g.queue = []
+        g.log.append("Winter is over: the game ends.")
+        return
+    g.season += 1
+    rng = Rng(g.rng)
+    g.discard += [t for t in g.display if t]
+    if season_name(g) == "summer":  # the non-spring tiles join the bag at the start of summer
+        g.bag += [t for t, b in COUNTRY.items() if b.season != "spring"]
+        rng.shuffle(g.bag)
+    if season_name(g) == WINTER_FAIRS_FROM:
+        g.winter_fairs = sorted(f for f, fair in FAIRS.items() if fair.season == "winter")
+    g.display = [g.bag.pop(0) if g.bag else None for _ in range(DISPLAY_SIZE)]
+    choose_boats(g, rng)
+    g.rng = rng.state
+    g.phase = FOLD
+    g.queue = []
+    g.log.append(f"{season_name(g).capitalize()} is coming: everyone secretly chooses how to fold their board.")
+
+
+def retrieve(g: Game) -> None:
+    """Each claimer takes back its keyper, the board it claimed (to fold next) and every
+    keyple on that board; keyples on buildings and the keyp tile go back to their owners."""
+    for b in g.boards:
+        seat = b["keyper"]
+        p = g.players[seat]
+        got = [k["colour"] for space in b["spaces"].values() for k in space]
+        p.hand += got
+        b["folder"], b["keyper"], b["boat"] = seat, None, None
+        b["spaces"] = {k: [] for k in b["fields"]}
+        g.log.append(f"{seat_ref(seat)} takes back their keyper, board {b['id']} and the "
+                     f"{plural(len(got), 'keyple')} on it.")
+    for p in g.players:
+        for plot in p.plots.values():
+            p.hand += [k["colour"] for k in plot["keyples"]]
+            plot["keyples"] = []
+        p.hand += p.keyp_down + p.keyp
+        p.keyp_down, p.keyp = [], []
+        p.hand = keyple_sort(p.hand)
+        p.keyper = None
+
+
+def fold_options(g: Game, p: Player) -> list[Option]:
+    board = next(b for b in g.boards if b["folder"] == p.seat)
+    return [Option(f"fold:{f}", f"Fold board {board['id']} to {fold_text(f)}", "fold", f"fold:{board['id']}:{f}")
+            for f in folds(board["id"], season_name(g))]
+
+
+def fold_text(fold: str) -> str:
+    season, tl, bl = fold.split("-")
+    return f"{season}, top-left face {'AB'[int(tl)]}, bottom-left face {'AB'[int(bl)]}"
+
+
+def choose_fold(g: Game, p: Player, option_id: str) -> None:
+    """Folds are chosen at once and in secret: each is kept until everyone has chosen."""
+    p.fold = option_id.split(":", 1)[1]
+    if all(q.fold for q in g.players):
+        start_season(g)
+
+
+def start_season(g: Game) -> None:
+    """The folds are revealed, surplus keyples go onto keyp tiles and the last player to
+    play a keyple or keyper starts."""
+    for b in g.boards:
+        q = g.players[b["folder"]]
+        fresh = new_board(b["id"], q.fold, q.seat)  # type: ignore[arg-type]
+        b.update(fresh)
+        g.log.append(f"{seat_ref(q.seat)} folds board {b['id']}: {fold_text(q.fold)}.")  # type: ignore[arg-type]
+    for q in g.players:
+        q.fold = None
+        surplus(g, q)
+    g.phase = PLAY
+    g.ending = False
+    g.trades = {}
+    g.start = g.turn = g.last
+    g.log.append(f"{season_name(g).capitalize()} begins; {seat_ref(g.start)} starts (the last to play in "
+                 f"{SEASONS[g.season - 1]}).")
+
+
+def surplus(g: Game, p: Player) -> None:
+    """More keyples than a team (8, 9 with two players) go onto the keyp tile: colours held
+    most often first, white last (authored order: a team keeps its variety)."""
+    size = TEAM_SIZE[len(g.players)]
+    while len(p.hand) > size:
+        counts = Counter(p.hand)
+        colour = max(counts, key=lambda c: (c != WHITE_KEYPLE, counts[c], -KEYPLE_COLOURS.index(c)))
+        p.hand.remove(colour)
+        p.keyp.append(colour)
+    if p.keyp:
+        p.keyp = keyple_sort(p.keyp)
+        g.log.append(f"{seat_ref(p.seat)} has more than {size} keyples: {', '.join(p.keyp)} go onto the keyp tile.")
+
+
+# --- Scoring ---
+
+def units(p: Player) -> dict[str, int]:
+    """What can score, one key per unit kind: goods, animals per plot, keyples per colour."""
+    out = {k: p.stock.get(k, 0) for k in GOODS if p.stock.get(k, 0)}
+    for pid, animals in p.housed.items():
+        for a, n in animals.items():
+            out[f"{a}@{pid}"] = n
+    for colour, n in Counter(p.hand + p.keyp).items():
+        out[f"keyple:{colour}"] = n
+    return out
+
+
+def matches(thing: str, pid: str, key: str) -> bool:
+    if thing == "housed":
+        return key.endswith(f"@{pid}")
+    if thing == "keyple:any":
+        return key.startswith("keyple:")
+    if thing in WHITE:
+        return key in WHITE[thing]
+    if thing in ANIMALS:
+        return key.split("@")[0] == thing and "@" in key
+    return key == thing
+
+
+def building_points(p: Player) -> tuple[int, int]:
+    """Flat points and "per" points of the active buildings. A unit scores once; a
+    building counts a thing at most 4 times. Units go to the best-paying conditions first
+    (named things before white ones), each condition taking the units fewest others want."""
+    flat = 0
+    slots = []
+    for pid, plot in p.plots.items():
+        s = building_side(plot)
+        if s is None:
+            continue
+        flat += s.points
+        for thing, n in s.per:
+            slots.append((pid, thing, n))
+    left = units(p)
+    per = 0
+    slots.sort(key=lambda sl: (-sl[2], sl[1] in WHITE or sl[1] == "keyple:any", sl[0], sl[1]))
+    for pid, thing, n in slots:
+        want = SCORE_CAP
+        keys = sorted((k for k in left if left[k] and matches(thing, pid, k)),
+                      key=lambda k: (sum(matches(t, q, k) for q, t, _ in slots), k))
+        for k in keys:
+            take = min(want, left[k])
+            left[k] -= take
+            want -= take
+            per += take * n
+            if not want:
+                break
+    return flat, per
+
+
+def score_lines(p: Player) -> dict[str, int]:
+    flat, per = building_points(p)
+    return {"Shipping track": p.ship, "Buildings": flat, "Buildings' goods, animals and keyples": per,
+            "Fairs": sum(f["points"] for f in p.shown)}
+
+
+def tiebreak(p: Player) -> tuple[int, ...]:
+    """Gems, finished goods, wheat, raw materials, then deer, wild boar, goats, chickens,
+    horses, cows, pigs, sheep (seed, Scoring)."""
+    s = p.stock
+    return (sum(s.get(k, 0) for k in GEMS), sum(s.get(k, 0) for k in FINISHED), s.get(WHEAT, 0),
+            sum(s.get(k, 0) for k in RAW), *(s.get(a, 0) for a in ANIMALS))
+
+
+def scores(g: Game) -> list[SeatScore]:
+    out = []
+    for p in g.players:
+        lines = score_lines(p)
+        out.append(SeatScore(p.seat, sum(lines.values()), lines, tiebreak(p)))
+    return out
+
+
+def result(g: Game) -> Result | None:
+    if g.phase != OVER:
+        return None
+    seat_scores = scores(g)
+    return Result(seat_scores, winners_by_score(seat_scores), "Winter is over.")
+
+
+# --- The queue and who acts ---
+
+def step_is_settled(g: Game, job: Job) -> bool:
+    """Steps with nothing to choose are skipped; every test here uses public things only."""
+    kind = job["do"]
+    if kind == "act":
+        return not act_options(g, g.players[job["seat"]])
+    if kind == "final":
+        return not lay_targets(g, g.players[job["seat"]])
+    return False
+
+
+def next_turn(g: Game) -> None:
+    """The turn's steps are done: refill the display's empty slots from the bag, then the
+    season ends, or the next player clockwise with something to do takes a turn."""
+    for slot in sorted(g.refill):
+        if g.display[slot] is None and g.bag:
+            g.display[slot] = g.bag.pop(0)
+            g.log.append(f"{tile_name(g.display[slot])} is drawn for the display.")  # type: ignore[arg-type]
+    g.refill = []
+    g.acted = False
+    g.trades = {}
+    g.turns += 1
+    if season_over(g):
+        begin_season_end(g)
+        return
+    for seat in clockwise(g, g.turn)[1:] + [g.turn]:
+        if has_turn(g, g.players[seat]):
+            g.turn = seat
+            return
+
+
+def to_act(g: Game) -> frozenset[Seat]:
+    if g.phase == OVER:
+        return frozenset()
+    if g.phase == FOLD:
+        return frozenset(p.seat for p in g.players if p.fold is None)
+    if g.queue:
+        return frozenset({g.queue[0]["seat"]})
+    return frozenset({g.turn})
+
+
+QUEUE_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
+    "invite": invite_options, "act": act_options, "place": place_options, "keyp": keyp_options,
+    "fair": fair_options,
+    "final": lambda g, p: lay_options(g, p) + [Option("pass", "No final lay-down", "pass")],
+}
+CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
+    "keyper": choose_keyper, "keyple": choose_keyple, "space": choose_place, "boat": choose_place,
+    "plot": lambda g, p, o: (choose_plot if g.queue[0]["do"] == "act" else choose_place)(g, p, o),
+    "join": choose_invite, "decline": choose_invite, "lay": choose_lay, "pair": choose_lay,
+    "pass": choose_pass, "keyp": choose_keyp, "take": choose_take, "build": choose_build,
+    "upgrade": choose_upgrade, "winter": choose_winter, "get": choose_trade, "sell": choose_trade,
+    "use": choose_use, "done": choose_done, "cancel": choose_cancel, "fair": choose_fair, "fold": choose_fold,
+}
+
+
+def options(g: Game, seat: Seat) -> list[Option]:
+    if g.phase == OVER or seat not in to_act(g):
+        return []
+    p = g.players[seat]
+    if g.phase == FOLD:
+        return fold_options(g, p)
+    if g.queue:
+        return QUEUE_OPTIONS[g.queue[0]["do"]](g, p)
+    return turn_options(g, p)
+
+
+def apply(g: Game, seat: Seat, option_id: str) -> Game:
+    """A new game after the seat's choice; the given game is left untouched."""
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
+    g = clone(g)
+    CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
+    advance(g)
+    return g
+
+
+def advance(g: Game) -> None:
+    """Run the steps that need no question; when the turn's steps are all done, the next
+    turn (or the season's end) comes."""
+    while g.phase == PLAY:
+        if g.queue:
+            job = g.queue[0]
+            if job["do"] == "end1":
+                g.queue.pop(0)
+                end_after_lay_downs(g)
+            elif job["do"] == "end2":
+                g.queue.pop(0)
+                end_after_fairs(g)
+            elif step_is_settled(g, job):
+                g.queue.pop(0)
+            else:
+                return
+        elif g.acted:
+            next_turn(g)
+        else:
+            return
+
+
+def clone(g: Game) -> Game:
+    return clone_game(g)
+
+
+def dump(g: Game) -> dict[str, Any]:
+    return dump_game(g)
+
+
+def load(raw: dict[str, Any]) -> Game:
+    return load_game(Game, Player, raw)

@@ -1,0 +1,129 @@
+"""Properties over whole games: bot and random games finish for 2-4 players, goods,
+keyples and tiles are never lost, replaying the choices rebuilds the state, dump/load
+round-trips, and no view shows another seat's face-down fairs or a fold being chosen."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import app.games.keyper as kp
+from app.games.keyper import bot
+from app.games.keyper.content import COUNTRY, FAIRS, STOCK, SUPPLY
+from app.games.keyper.rules import FOLD
+from app.games.rng import Rng
+
+from ..twins import leaves
+
+
+def check_invariants(g):
+    for good in STOCK:
+        held = sum(p.stock.get(good, 0) for p in g.players)
+        shown = sum(f["goods"].get(good, 0) for p in g.players for f in p.shown)
+        assert held + shown + g.supply[good] == SUPPLY[good], good
+        assert g.supply[good] >= 0 and all(p.stock.get(good, 0) >= 0 for p in g.players)
+    keyples = sum(len(p.hand) + len(p.keyp) + len(p.keyp_down) for p in g.players)
+    keyples += sum(len(s) for b in g.boards for s in b["spaces"].values())
+    keyples += sum(len(pl["keyples"]) for p in g.players for pl in p.plots.values())
+    assert keyples == 8 * len(g.players)
+    tiles = (g.bag + [t for t in g.display if t] + g.discard + [t for p in g.players for t in p.held]
+             + [t for p in g.players for pl in p.plots.values() for t in pl["tiles"] if t in COUNTRY])
+    in_play = set(tiles)
+    assert len(tiles) == len(in_play)
+    if g.season >= 1:
+        assert in_play == set(COUNTRY)
+    fairs = (g.fair_pool + g.fair_out + g.winter_fairs + [f for p in g.players for f in p.fairs.values()]
+             + [f for p in g.players for f in p.winter] + [f["id"] for p in g.players for f in p.shown])
+    assert len(fairs) == len(set(fairs))
+    assert all(p.ship <= 40 for p in g.players)
+    assert all(len(pl["tiles"]) <= 2 for p in g.players for pl in p.plots.values())
+
+
+def check_views(g):
+    secret = {f for p in g.players for f in p.fairs.values()} | set(g.fair_pool) | set(g.fair_out)
+    for seat in [None, *range(len(g.players))]:
+        v = kp.view(g, seat)
+        strings = set(leaves(v))
+        own = set(g.players[seat].fairs.values()) if seat is not None else set()
+        assert not (strings & (secret - own)), f"seat {seat} sees a face-down fair"
+        if seat is None:
+            assert v["private"] is None
+        if g.phase == FOLD:
+            others = {p.fold for p in g.players if p.fold and p.seat != seat}
+            assert not any(f in json.dumps(v["public"]) for f in others if f not in
+                           {b["fold"] for b in g.boards}), "a chosen fold shows"
+    json.dumps(kp.view(g, None))
+
+
+def play(players, seed, chooser, check_every=0):
+    g = kp.setup(players, {}, seed)
+    actions = []
+    while kp.result(g) is None:
+        assert len(actions) < 5000, f"{players} players, seed {seed}: no end after 5000 choices"
+        seat = min(kp.to_act(g))
+        choice = chooser(g, seat)
+        g = kp.apply(g, seat, choice)
+        actions.append((seat, choice))
+        if check_every and len(actions) % check_every == 0:
+            check_invariants(g)
+            check_views(g)
+    check_invariants(g)
+    return g, actions
+
+
+def bot_chooser(seed):
+    rng = Rng(seed)
+    return lambda g, seat: bot.choose(g, seat, rng)
+
+
+def random_chooser(seed):
+    rng = random.Random(seed)
+
+    def choose(g, seat):
+        ids = [o.id for o in kp.options(g, seat)]
+        return rng.choice([i for i in ids if i != "cancel"] or ids)
+    return choose
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bot_games_finish_and_keep_everything(players):
+    g, actions = play(players, 11 * players, bot_chooser(players), check_every=7)
+    result = kp.result(g)
+    assert result.winners and len(result.scores) == players
+    assert max(s.score for s in result.scores) > 0
+    kinds = {a.split(":")[0] for _, a in actions}
+    assert {"keyper", "keyple", "join", "fold", "build"} <= kinds
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_finish(players):
+    g, _ = play(players, 5 + players, random_chooser(players), check_every=5)
+    assert kp.result(g) is not None and kp.to_act(g) == frozenset()
+
+
+def test_replay_equals_snapshot_and_dump_round_trips():
+    g, actions = play(3, 8, random_chooser(8))
+    again = kp.setup(3, {}, 8)
+    for seat, choice in actions:
+        again = kp.apply(again, seat, choice)
+    assert kp.dump(again) == kp.dump(g)
+    assert kp.dump(kp.load(json.loads(json.dumps(kp.dump(g))))) == kp.dump(g)
+
+
+def test_apply_never_changes_the_given_state():
+    g = kp.setup(2, {}, 3)
+    before = json.dumps(kp.dump(g), sort_keys=True)
+    for o in kp.options(g, g.turn):
+        kp.apply(g, g.turn, o.id)
+    assert json.dumps(kp.dump(g), sort_keys=True) == before
+
+
+def test_the_owner_sees_its_fairs_and_nobody_else_does():
+    g = kp.setup(3, {}, 2)
+    mine = g.players[1].fairs["spring"]
+    assert kp.view(g, 1)["private"]["fairs"]["spring"]["id"] == mine
+    for seat in (None, 0, 2):
+        assert mine not in set(leaves(kp.view(g, seat)))
+    assert mine in FAIRS
