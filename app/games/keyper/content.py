@@ -470,6 +470,8 @@ def content_json() -> dict[str, Any]:
         "keyples": dict(KEYPLE_NAMES),
         "keyp_gain": dict(KEYP_TILE_GAIN),
         "boats": {b.id: {"name": b.name, "faces": {s: list(g) for s, g in b.faces.items()}} for b in BOATS.values()},
+        "layouts": {str(b): {f: [[layout(b, f)[(r, c)] for c in range(4)] for r in range(4)]
+                             for s in SEASONS for f in folds(b, s)} for b in BOARDS},
         "winter_fairs": {f.id: {"needs": f.needs, "points": f.points, "back_needs": f.back_needs,
                                 "back_points": f.back_points} for f in FAIRS.values() if f.season == "winter"},
     }

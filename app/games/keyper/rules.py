@@ -132,6 +132,11 @@ def goods_text(goods: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def a_keyple(colour: str) -> str:
+    """"an orange keyple", "a grey keyple" (also for a colour's longer name)."""
+    return f"{'an' if colour[0] in 'aeiou' else 'a'} {colour} keyple"
+
+
 def clockwise(g: Game, first: Seat) -> list[Seat]:
     n = len(g.players)
     return [(first + k) % n for k in range(n)]
@@ -378,7 +383,7 @@ def turn_options(g: Game, p: Player) -> list[Option]:
                        f"keyp:{b['id']}") for b in g.boards if b["keyper"] is None]
     for colour in dict.fromkeys(p.hand):
         if place_targets(g, p, colour):
-            out.append(Option(f"keyple:{colour}", f"Play a {KEYPLE_NAMES[colour]} keyple", "keyple",
+            out.append(Option(f"keyple:{colour}", f"Play {a_keyple(KEYPLE_NAMES[colour])}", "keyple",
                               f"hand:{p.seat}:{colour}"))
     if out_of_hand(p):
         out += lay_options(g, p)
@@ -505,11 +510,11 @@ def play_on_field(g: Game, p: Player, colour: str, board: dict[str, Any], space:
         keyples[0]["down"] = True
         keyples.append({"colour": colour, "seat": p.seat, "down": False})
         n = 2 + matched(colour, FIELD_COLOUR[kind])
-        g.log.append(f"{seat_ref(p.seat)} plays a {colour} keyple on {where}, laying down the keyple there.")
+        g.log.append(f"{seat_ref(p.seat)} plays {a_keyple(colour)} on {where}, laying down the keyple there.")
         resolve(g, board["id"], space, [(p.seat, n)])
         return
     keyples.append({"colour": colour, "seat": p.seat, "down": False})
-    g.log.append(f"{seat_ref(p.seat)} plays a {colour} keyple on {where} and invites the others to join.")
+    g.log.append(f"{seat_ref(p.seat)} plays {a_keyple(colour)} on {where} and invites the others to join.")
     invitees = [s for s in clockwise(g, p.seat)[1:]]
     next_invitation(g, {"do": "invite", "seat": None, "active": p.seat, "board": board["id"], "space": space,
                         "rest": invitees})
@@ -542,7 +547,7 @@ def join_gain(g: Game, job: Job, colour: str) -> int:
 
 def invite_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
-    out = [Option(f"join:{c}", f"Join with a {KEYPLE_NAMES[c]} keyple (you gain {join_gain(g, job, c)})",
+    out = [Option(f"join:{c}", f"Join with {a_keyple(KEYPLE_NAMES[c])} (you gain {join_gain(g, job, c)})",
                   "join", f"hand:{p.seat}:{c}") for c in joinable_colours(g, job, p)]
     return out + [Option("decline", "Decline the invitation", "decline")]
 
@@ -559,7 +564,7 @@ def choose_invite(g: Game, p: Player, option_id: str) -> None:
     board["spaces"][job["space"]].append({"colour": colour, "seat": p.seat, "down": False})
     first = board["spaces"][job["space"]][0]["colour"]
     field_colour = FIELD_COLOUR[board["fields"][job["space"]]]
-    g.log.append(f"{seat_ref(p.seat)} joins with a {colour} keyple.")
+    g.log.append(f"{seat_ref(p.seat)} joins with {a_keyple(colour)}.")
     resolve(g, board["id"], job["space"], [(job["active"], 2 + matched(first, field_colour)),
                                           (p.seat, 2 + matched(colour, field_colour))])
 
@@ -574,7 +579,7 @@ def play_on_plot(g: Game, p: Player, colour: str, plot_id: str) -> None:
             k["down"] = True
         n = 2
     plot["keyples"].append({"colour": colour, "seat": p.seat, "down": False})
-    g.log.append(f"{seat_ref(p.seat)} plays a {colour} keyple on their {tile_name(plot['tiles'][-1])}"
+    g.log.append(f"{seat_ref(p.seat)} plays {a_keyple(colour)} on their {tile_name(plot['tiles'][-1])}"
                  f"{' (laying down the keyple there)' if n == 2 else ''}.")
     queue_work(g, p.seat, plot_id, n)
 

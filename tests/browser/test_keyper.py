@@ -1,0 +1,93 @@
+"""Keyper in two browsers: Ann (desktop) plays a keyple on an empty field and invites;
+Bob (phone) sees the invitation at once with what he would gain, Ann sees that Bob is
+deciding, Bob joins, and both pages show the two keyples and the goods gained."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def version(page) -> int:
+    return int(page.locator("#game").get_attribute("data-version"))
+
+
+def settled(page, before: int) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('game').dataset.version) > {before}"
+        " && !document.getElementById('game-body').classList.contains('busy')", timeout=15000)
+
+
+def click(page, option: str) -> None:
+    before = version(page)
+    page.locator(f'#game-body [data-option="{option}"]').first.click()
+    settled(page, before)
+
+
+def test_one_player_invites_and_the_other_joins(live_server, browser):
+    created = httpx.post(f"{live_server.url}/api/games",
+                         json={"title": "keyper", "players": ["Ann", "Bob"], "seed": 2})  # seed 2: Ann starts
+    assert created.status_code == 201, created.text
+    game = created.json()
+    ann_ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    bob_ctx = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True)
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    ann.goto(game["seats"][0]["url"])
+    bob.goto(game["seats"][1]["url"])
+    for page in (ann, bob):
+        page.wait_for_function("window.keydom !== undefined")
+        assert page.locator(".kp-board").count() == 2
+        assert page.locator(".kp-board").first.locator(".kp-cell").count() == 15  # 13 fields, keyp, the river
+        assert page.locator(".kp-market .kp-display .kp-tile").count() == 8
+        assert page.locator(".kp-cell.f-orange").count() >= 2 and page.locator(".kp-cell.river").count() == 2
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / "keyper-start-desktop.png"))
+    bob.screenshot(path=str(ARTIFACTS / "keyper-start-phone.png"))
+
+    # Ann plays her orange keyple on the orange clay field of board 1 and invites Bob.
+    assert "Your turn" in ann.locator(".bar-prompt").inner_text()
+    click(ann, "keyple:orange")
+    assert ann.locator('.kp-cell.can[data-option="space:1:0,0"]').count() == 1
+    click(ann, "space:1:0,0")
+
+    bob.wait_for_selector(".kp-invite", timeout=15000)
+    invite = bob.locator(".kp-invite").inner_text()
+    assert "Ann invites you" in invite and "clay" in invite and "gain" in invite
+    assert "join with" in bob.locator(".bar-prompt").inner_text() and "you get 3" in bob.locator(".bar-prompt").inner_text()
+    assert bob.locator('.kp-invite [data-option="join:orange"]').is_visible()
+    ann.wait_for_selector(".kp-invite-wait", timeout=15000)
+    assert "Bob is deciding" in ann.locator(".kp-invite-wait").inner_text()
+    bob.screenshot(path=str(ARTIFACTS / "keyper-invited-phone.png"))
+    ann.screenshot(path=str(ARTIFACTS / "keyper-inviting-desktop.png"))
+
+    click(bob, "join:orange")
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelectorAll('[data-space=\"1:0,0\"] .kp-keyple').length === 2",
+                               timeout=15000)
+    log = ann.locator(".log").inner_text()
+    assert "Bob joins with an orange keyple" in log
+    assert "Ann gains 3 clay" in log and "Bob gains 3 clay" in log
+    assert "3 clay" in bob.locator('.kp-player.mine').inner_text()
+
+    # Bob's turn: the board shows his choices; his face-down fairs are his alone.
+    bob.wait_for_function("document.querySelector('.bar-prompt') !== null", timeout=15000)
+    assert "Your turn" in bob.locator(".bar-prompt").inner_text()
+    assert bob.locator(".kp-fairtile.face-down.mine").count() == 3
+    assert ann.locator(".kp-player:not(.mine) .kp-fairtile.face-down").count() == 3
+    assert ann.locator(".kp-player:not(.mine) .kp-fairtile.face-down.mine").count() == 0
+    bob.screenshot(path=str(ARTIFACTS / "keyper-joined-phone.png"), full_page=True)
+    ann.screenshot(path=str(ARTIFACTS / "keyper-joined-desktop.png"), full_page=True)
+
+    rules = ann.goto(f"{live_server.url}/rules/keyper")
+    assert rules.status == 200
+    assert "Drainage" in ann.content() and "invite" in ann.content()
+    ann_ctx.close()
+    bob_ctx.close()
