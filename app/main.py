@@ -32,9 +32,11 @@ from app.settings import ROOT, Settings, get_settings
 from app.store.db import Database
 from app.store.migrate import upgrade
 from app.table.errors import TableError
+from app.table.history import History
 from app.table.service import Table
 from app.web import hosting as host_pages
 from app.web import pages
+from app.web import replay as replay_pages
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
@@ -49,6 +51,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         hub = make_hub(settings)
         await hub.start()
         app.state.table = Table(db, hub)
+        app.state.history = History(app.state.table)
         notifier = await notify_hooks.start(app, app.state.table)
         app.state.create_limiter = make_limiter(settings, db.engine, "create", settings.create_per_minute,
                                                 settings.create_burst, CREATE_MESSAGE)
@@ -82,6 +85,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(api_notifications.router)
     app.include_router(api_hosting.router)
     app.include_router(host_pages.router)
+    app.include_router(replay_pages.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _install_error_handlers(app)

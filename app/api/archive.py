@@ -1,16 +1,17 @@
-"""Export a game as a document, import one as a new game (app.table.archive)."""
+"""A game's past: replay it step by step (app.table.history), export it as a document and
+import one as a new game (app.table.archive)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.table.archive import FORMAT, FORMAT_VERSION, Archive
 
-from .deps import TableDep, TokenDep, base_url
-from .games import CreatedOut, created_out, refusals
+from .deps import HistoryDep, TableDep, TokenDep, base_url
+from .games import CreatedOut, ViewJSON, ViewOut, created_out, refusals
 from .ratelimit import check_create_rate
 
 router = APIRouter(prefix="/api", tags=["archive"], responses=refusals(413))
@@ -53,3 +54,31 @@ async def import_game(body: GameExport, request: Request, table: TableDep) -> Cr
     await check_create_rate(request)
     created = await Archive(table).import_game(body.model_dump(exclude_none=True))
     return created_out(created, base_url(request))
+
+
+class ReplayOut(BaseModel):
+    at: int = Field(description="This step, from 0.")
+    steps: int = Field(description="How many steps the replay has.")
+    every_version: bool = Field(description="Every version of the game (a finished game replayed as a seat).")
+    revealable: bool = Field(description="The game is over: any seat's screen may be replayed.")
+    as_seat: int | None
+
+
+class HistoryOut(ViewOut):
+    """A view as it was, with ``options`` empty (a replay is looked at, not played) and
+    ``version`` the step of the replay."""
+
+    replay: ReplayOut
+
+
+@router.get("/games/{game_id}/history", response_class=ViewJSON, response_model=HistoryOut,
+            responses=refusals(401, 403, 404, 422))
+async def history(game_id: str, table: TableDep, history: HistoryDep, token: TokenDep,
+                  at: Annotated[int | None, Query(ge=0, description="The step of your replay (from 0); the last if left out.")] = None,
+                  seat: Annotated[int | None, Query(ge=0, le=63, description="Once the game is over: replay this seat's screen.")] = None,
+                  ) -> Any:
+    """Your view at step ``at`` of your replay: the moments what you see changed (a seat its
+    own screen, no token: the public view). The answer's ``replay`` says how many steps there
+    are. After the game, ``seat`` replays any seat's screen over every version."""
+    viewer = await table.viewer(game_id, token)
+    return ViewJSON(await history.view_at(viewer, at, seat))

@@ -8,6 +8,7 @@ from fastapi import Depends, Header, Path, Request
 from starlette.requests import HTTPConnection
 
 from app.table.errors import Unauthorized
+from app.table.history import History
 from app.table.service import Table
 
 
@@ -16,6 +17,13 @@ async def get_table(request: Request) -> Table:  # async: no thread hop per requ
 
 
 TableDep = Annotated[Table, Depends(get_table)]
+
+
+async def get_history(request: Request) -> History:
+    return request.app.state.history  # type: ignore[no-any-return]
+
+
+HistoryDep = Annotated[History, Depends(get_history)]
 # Every route that names a seat takes it through this type: a number no game can have
 # (negative, or too large for the database's integer) is refused before anything is read.
 SeatIndex = Annotated[int, Path(ge=0, le=63, description="The seat, from 0.")]
