@@ -29,7 +29,7 @@ LISTINGS: tuple[Listing, ...] = (
     Listing("keythedral", "Keythedral", 2, 5, "app.games.keythedral"),
     Listing("key-harvest", "Key Harvest", 2, 4, "app.games.key_harvest"),
     Listing("keyper", "Keyper", 2, 4, "app.games.keyper"),
-    Listing("key-flow", "Key Flow", 2, 6, None),
+    Listing("key-flow", "Key Flow", 2, 6, "app.games.key_flow"),
 )
 _BY_ID = {listing.id: listing for listing in LISTINGS}
 

@@ -160,7 +160,6 @@ async def test_bad_action_bodies_get_a_readable_422(client, body, fragment):
     "body, status, fragment",
     [
         ({"title": "chess", "players": ["A", "B"]}, 404, "No playable title"),
-        ({"title": "key-flow", "players": ["A", "B"]}, 404, "No playable title"),
         ({"title": "tiny-towns", "players": []}, 422, "1–6 players"),
         ({"title": "tiny-towns", "players": ["A"] * 7}, 422, "1–6 players"),
         ({"title": "tiny-towns", "players": ["A", "B"], "options": {"dragons": True}}, 422, "Unknown option"),

@@ -11,7 +11,7 @@ async def test_home_lists_every_title_and_links_the_playable_one(client):
     for name in ["Tiny Towns", "Keythedral", "Key Harvest", "Keyper", "Key Flow"]:
         assert name in page.text
     assert 'href="/new/tiny-towns"' in page.text
-    assert 'href="/new/key-flow"' not in page.text
+    assert 'href="/new/key-flow"' in page.text and 'href="/new/keyper"' in page.text
 
 
 async def test_pages_send_security_headers(client):

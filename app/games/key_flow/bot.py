@@ -1,0 +1,207 @@
+"""A Key Flow bot for tests and benchmarks, drafting toward its winter cards.
+
+It only reads what its seat may see: its hand, its winter K cards, its store card's cards
+and the public table. Its goals are the slot words of its winter K cards (and of the winter
+scoring cards in its village): a card that feeds a goal (an animal, a keyple colour, a boat,
+a transport card, the resources, skills or tokens a goal takes) is worth more to it.
+
+Drafting: every card in hand gets the value of its best use (a building early, a keyple
+card on the building whose live action gives most, a winter card by the points it adds to
+its best allocation), against discarding for a token. After a reveal it takes the resource
+its next upgrade needs, pays its most plentiful skill tile, moves resources toward a
+building it can then upgrade or onto a store, upgrades for the most points, flips when it
+cannot upgrade, and spends keyple tokens on its best building.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.rng import Rng
+
+from .content import BASIC, CARDS, RESOURCES, ROAD, SKILLS, Card, Effect
+from .rules import (DRAFT, WINTER_K, Entry, Game, Player, can_pay, find, items, live_action, live_panel, options,
+                    powers, season_name)
+from .scoring import accepts
+
+Seat = int
+EARLY = {"spring": 3, "summer": 2, "autumn": 1, "winter": -2}
+
+
+def goals(g: Game, p: Player) -> set[str]:
+    words: set[str] = set()
+    for cid in p.winter_k + [e["card"] for e in p.village]:
+        for v in CARDS[cid].scoring:
+            words.update(v.slots)
+    return words
+
+
+def effect_value(p: Player, e: Effect, want: set[str], own: bool) -> float:
+    if e.kind == "gain":
+        return e.amount * (1.5 if e.what in want or (e.what == "gold" and want & set(BASIC)) else 1.0)
+    if e.kind == "any":
+        return e.amount * 1.1
+    if e.kind == "skill":
+        return e.amount * (2.0 if want & set(SKILLS + ("skill",)) else 1.2)
+    if e.kind == "token":
+        return e.amount * (1.6 if "token" in want else 1.0)
+    if e.kind == "convert":
+        held = sum(p.skills.values()) + sum(p.doubles.values())
+        return sum(effect_value(p, x, want, own) for x in e.gains) - 1.2 if held else 0.0
+    if not own:
+        return 0.0
+    if e.kind == "transport":
+        return min(e.amount, sum(sum(x["res"].values()) for x in p.village)) * 0.6
+    return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
+
+
+def upgradable(p: Player) -> int:
+    pw = powers(p)
+    return sum(1 for e in p.village if live_panel(e) < len(CARDS[e["card"]].costs)
+               and can_pay(p, e, CARDS[e["card"]].costs[live_panel(e)], pw) is not None)
+
+
+def flippable(p: Player) -> int:
+    return sum(e["tiles"].count("house") for e in p.village)
+
+
+def action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bool) -> float:
+    return sum(effect_value(p, e, want, own) for e in action)
+
+
+def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str | None]:
+    """The value of the card's best use and that use's option id (None: discard)."""
+    season = season_name(g)
+    if c.kind == "keyple":
+        from .rules import targets
+        best: tuple[float, str | None] = (-1.0, None)
+        goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
+            (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
+        for owner, e, tokens in targets(g, p, c):
+            own = owner == p.seat
+            v = action_value(p, live_action(e), want, own) - 0.8 * tokens + (goal + 0.5 if own else -0.5)
+            if v > best[0]:
+                best = (v, f"on:{owner}:{e['col']}")
+        return best
+    spot = best_spot(p, c)
+    if c.kind == "scorer":
+        return c.panels[0].points + alone(p, c) + 0.5, spot
+    v = c.panels[0].points + 0.5 * (c.panels[-1].points - c.panels[0].points) / max(1, len(c.panels))
+    v += sum(2.0 for a in c.animals if a in want or "animal" in want)
+    v += action_value(p, c.reward, want, True)
+    if c.activatable:
+        v += EARLY[season] * action_value(p, c.panels[0].action, want, True) / 2
+    if c.boat:
+        v += 3 if "boat" in want else 1
+    if c.kind == "store":
+        v += 1.5 * min(4, sum(x["res"].get(r, 0) for x in p.village for r in c.accepts))
+    return v, spot
+
+
+def alone(p: Player, c: Card) -> float:
+    """What a winter scoring card would make from this player's items on its own (a quick
+    estimate: the exact allocation is for the final scoring)."""
+    have = items(p)
+    pw = powers(p)
+    best = 0.0
+    for v in c.scoring:
+        sets = min(sum(n for kind, n in have.items() if accepts(slot, kind, pw)) // v.slots.count(slot)
+                   for slot in set(v.slots))
+        best = max(best, float(sets * v.points))
+    return best
+
+
+def best_spot(p: Player, c: Card) -> str:
+    from .rules import spots
+    assert c.row is not None
+    cols = spots(p, c.row)
+    col = min(cols, key=lambda x: (abs(x), x))
+    return f"{c.row}:{col}"
+
+
+def choose(state: Game, seat: Seat, rng: Rng) -> str:
+    offered = [o.id for o in options(state, seat)]
+    if not offered:
+        raise ValueError(f"seat {seat} has nothing to choose")
+    g, p = state, state.players[seat]
+    want = goals(g, p)
+    if g.phase in (DRAFT, WINTER_K):
+        if p.choosing is None:
+            scored = []
+            for o in offered:
+                v, _ = card_value(g, p, CARDS[o.removeprefix("pick:")], want)
+                scored.append((v + rng.randrange(100) / 1000, o))
+            return max(scored)[1]
+        v, use = card_value(g, p, CARDS[p.choosing], want)
+        if use in offered and (g.phase == WINTER_K or v >= 1.0):
+            return use
+        return "discard" if "discard" in offered else next(o for o in offered if o != "cancel")
+    if p.jobs:
+        return job_choice(g, p, offered, want)
+    return token_choice(g, p, offered, want)
+
+
+def needs(p: Player, e: Entry) -> dict[str, int]:
+    """Resources still missing on this card for its next upgrade."""
+    c = CARDS[e["card"]]
+    level = live_panel(e)
+    if level >= len(c.costs):
+        return {}
+    return {r: n - e["res"].get(r, 0) for r, n in c.costs[level].resources if n > e["res"].get(r, 0)}
+
+
+def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
+    job: dict[str, Any] = p.jobs[0]
+    if job["do"] == "any":
+        onto = find(p, job["onto"])
+        missing = needs(p, onto)
+        for r in BASIC:
+            if missing.get(r):
+                return f"take:{r}"
+        have = {r: sum(x["res"].get(r, 0) for x in p.village) for r in BASIC}
+        return f"take:{min(BASIC, key=lambda r: (r not in want, have[r]))}"
+    if job["do"] == "convert":
+        pays = [o for o in offered if o.startswith("pay:")]
+        return max(pays, key=lambda o: p.skills[o[4:]] + p.doubles[o[4:]]) if pays else offered[-1]
+    if job["do"] == "upgrade":
+        ups = [o for o in offered if o.startswith("upgrade:")]
+        if ups:
+            def gain(o: str) -> int:
+                e = find(p, o.removeprefix("upgrade:"))
+                c = CARDS[e["card"]]
+                return c.panels[live_panel(e) + 1].points - c.panels[live_panel(e)].points
+            return max(ups, key=gain)
+        flips = [o for o in offered if o.startswith("flip:")]
+        return flips[0] if flips else "stop"
+    best, best_v = "stop", 0.0
+    for o in offered:
+        if not o.startswith("move:"):
+            continue
+        _, a, b, r = o.split(":")
+        src, dst = find(p, a), find(p, b)
+        to = CARDS[dst["card"]]
+        v = 0.0
+        if to.kind == "store":
+            v = 2.0
+        elif needs(p, dst).get(r) or (r == "gold" and needs(p, dst)):
+            v = 3.0
+        if needs(p, src).get(r):
+            v -= 2.5
+        if v > best_v:
+            best, best_v = o, v
+    return best
+
+
+def token_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
+    best, best_v = "done", 0.9
+    for o in offered:
+        if not o.startswith("token:"):
+            continue
+        e = find(p, f"{ROAD}.{o.removeprefix('token:')}")
+        v = action_value(p, live_action(e), want, True)
+        if v > best_v:
+            best, best_v = o, v
+    return best
+
+
+__all__ = ["choose", "RESOURCES"]

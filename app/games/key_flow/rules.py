@@ -1,0 +1,858 @@
+"""Key Flow rules: the game flow, in the order of the seed's headings.
+
+A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON-ready
+values, is copied before every change, and is dumped and loaded as it is.
+
+Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
+your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
+arrow reaches the left neighbour's village (``s + 1``), its right arrow the right one.
+
+Simultaneous secret drafting (the pattern of Tiny Towns' placement): every seat that has
+not chosen is in ``to_act`` at once. Choosing is two private steps, a card from the hand
+(``pick:``) and what to do with it (a place in the village, a building for a keyple card,
+or ``discard``); until every seat has chosen, the choice sits in ``Player.chosen``, which
+no view but the seat's own shows. When the last seat chooses, all choices are revealed and
+resolve against the state before the turn: legality was checked against it, keyple cards
+use the live panel each building showed before anything was played, and buildings placed
+this turn take no keyple card (nobody could choose them). Effects that need a decision
+after the reveal (which resource, transport moves, upgrades, which skill tile to pay) are
+queued per seat in ``Player.jobs``; they act only on that seat's own things, so the seats
+resolve them at the same time and in any order.
+
+Village geometry: the top (road) row is at whole columns, the home card at column 0; a
+river card at column ``r`` sits half a card to the right of road column ``r`` (between
+road columns ``r`` and ``r + 1``). Two cards touch when they are neighbours in a row or a
+river card lies under half of a road card. A new card must touch one already placed
+(gaps are allowed). Transport moves a resource between two touching cards.
+
+Readings where the seed is silent (docs/titles/key-flow.md weighs them):
+
+- With two players, the left arrow reaches the opponent's home and the cards to its left
+  (columns <= 0), the right arrow the home and the cards to its right (columns >= 0).
+- Brainwave: its owner's 1- and 2-keyple cards may go to the owner's own village or either
+  neighbour's, whatever their arrows.
+- A neighbour may not put a keyple card on a building whose live action only transports
+  or upgrades (those act only in the owner's village); from a home card a neighbour gets
+  the home's small gain only.
+- Gold stands in for iron, wood or stone when upgrading as well as in winter scoring (the
+  seed calls gold "wild"); with the Keyflower boat any resource stands in for any other.
+- A card's gains come first, then its decisions (transport, upgrades) in the listed order,
+  so gold from a home card can be moved or spent in the same activation.
+- Resources moved onto an autumn store stay there and score only there.
+- A boat's power works from the turn after it is played (against the state before a turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from app.games.gamelog import GameLog
+from app.games.plainstate import clone_game, dump_game, load_game
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.rng import Rng
+
+from .content import (ANIMALS, BASIC, CARDS, DEAL, HOMES, K_REMOVED, PASS_LEFT, RESOURCES, RIVER, ROAD,
+                      SEASON_DECKS, SEASONS, SKILLS, SPRING_HAND, SUPPLY, WINTER_K_HAND, Card, Cost, Effect,
+                      describe_action, describe_effect)
+from .scoring import Line, best_allocation
+
+Seat = int
+Entry = dict[str, Any]  # a card in a village
+
+DRAFT = "draft"  # choose a card in secret, all at once
+RESOLVE = "resolve"  # decisions left after a reveal (transport, upgrades, choices)
+TOKENS = "tokens"  # after the draft: keyple tokens activate own buildings
+WINTER_K = "winter-k"  # end of autumn: each chooses one winter K card in secret
+OVER = "over"
+
+
+@dataclass
+class Player:
+    seat: Seat
+    home: str
+    store: int  # which of the 6 store cards (only its picture differs)
+    village: list[Entry] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)  # secret
+    winter_k: list[str] = field(default_factory=list)  # secret
+    choosing: str | None = None  # the card picked, its use not yet chosen (secret)
+    chosen: dict[str, Any] | None = None  # the whole choice, until everyone has chosen (secret)
+    tokens: int = 0
+    skills: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SKILLS})  # single-sided
+    doubles: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SKILLS})  # double-sided
+    under_store: list[str] = field(default_factory=list)  # keyple cards, face down (secret to others)
+    jobs: list[dict[str, Any]] = field(default_factory=list)  # decisions owed after a reveal
+    done: bool = False  # finished with keyple tokens this season
+
+
+@dataclass
+class Game:
+    players: list[Player]
+    options: dict[str, Any]
+    rng: str  # Rng.state: holds the game secret, never in a view
+    phase: str = DRAFT
+    season: int = 0  # index into SEASONS
+    turn: int = 0  # turns played this season
+    reveals: int = 0  # reveals so far (cards placed at the newest one are "new")
+    decks: dict[str, list[str]] = field(default_factory=dict)  # secret order
+    box: list[str] = field(default_factory=list)  # removed unseen (secret)
+    skill_pile: list[str] = field(default_factory=list)  # single-sided tiles, face down (secret order)
+    doubles: dict[str, int] = field(default_factory=lambda: {s: SUPPLY["double_skills"] for s in SKILLS})
+    token_supply: int = SUPPLY["tokens"]
+    tile_supply: int = SUPPLY["upgrade_tiles"]
+    last_reveal: list[dict[str, Any]] = field(default_factory=list)  # what the newest reveal showed
+    final: list[dict[str, Any]] | None = None  # each seat's scoring, once over
+    log: GameLog = field(default_factory=GameLog)
+
+
+# --- Small words ---
+
+def seat_ref(seat: Seat) -> str:
+    return f"{{seat{seat}}}"
+
+
+def seat_label(seat: Seat) -> str:
+    return f"Seat {seat + 1}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def season_name(g: Game) -> str:
+    return SEASONS[g.season]
+
+
+def players_n(g: Game) -> int:
+    return len(g.players)
+
+
+def left_of(g: Game, seat: Seat) -> Seat:
+    return (seat + 1) % players_n(g)
+
+
+def right_of(g: Game, seat: Seat) -> Seat:
+    return (seat - 1) % players_n(g)
+
+
+def where(entry: Entry) -> str:
+    """"road.2", "river.-1": a card's place in its village (option ids use it)."""
+    return f"{entry['row']}.{entry['col']}"
+
+
+def find(p: Player, place: str) -> Entry:
+    row, _, col = place.partition(".")
+    for e in p.village:
+        if e["row"] == row and e["col"] == int(col):
+            return e
+    raise IllegalAction(f"There is no card at {place} in that village.")
+
+
+def live_panel(e: Entry) -> int:
+    return len(e["tiles"])
+
+
+def live_action(e: Entry) -> tuple[Effect, ...]:
+    return CARDS[e["card"]].panels[live_panel(e)].action
+
+
+def res_text(counts: dict[str, int]) -> str:
+    parts = [f"{n} {r}" for r in RESOURCES if (n := counts.get(r, 0))]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def powers(p: Player) -> frozenset[str]:
+    """The boats' ongoing powers this player has (boats placed before this turn)."""
+    return frozenset(CARDS[e["card"]].power for e in p.village if CARDS[e["card"]].power)  # type: ignore[misc]
+
+
+def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
+    return {"card": card_id, "row": row, "col": col, "tiles": [], "res": {}, "stored": {}, "keyples": [],
+            "token_acts": 0, "placed": placed}
+
+
+# --- Setup ---
+
+def marking_number(marking: str) -> int:
+    return 0 if marking == "K" else int(marking[0])
+
+
+def numbered_for(players: int, season: str) -> list[str]:
+    """The numbered cards of a season used with this many players (2 players: the 3+ ones)."""
+    top = max(players, 3)
+    return [c.id for c in SEASON_DECKS.values()
+            if c.season == season and c.marking != "K" and marking_number(c.marking) <= top]
+
+
+def k_cards(season: str) -> list[str]:
+    return [c.id for c in SEASON_DECKS.values() if c.season == season and c.marking == "K"]
+
+
+def setup(players: int, options: dict[str, Any], seed: int) -> Game:
+    if not 2 <= players <= 6:
+        raise IllegalAction("Key Flow is for 2 to 6 players.")
+    rng = Rng(seed)
+    homes = rng.shuffled(sorted(HOMES))
+    stores = rng.shuffled(list(range(1, 7)))
+    ps = [Player(seat=s, home=homes[s], store=stores[s]) for s in range(players)]
+    g = Game(players=ps, options=dict(options), rng="")
+    for p in ps:
+        p.village.append(entry(p.home, ROAD, 0, 0))
+    # Spring, summer, autumn: return K cards to the box by player count, keep numbered cards
+    # up to the player count, shuffle.
+    for season in SEASONS[:3]:
+        ks = rng.shuffled(k_cards(season))
+        removed = K_REMOVED[players]
+        g.box += ks[:removed]
+        g.decks[season] = rng.shuffled(ks[removed:] + numbered_for(players, season))
+    g.decks["winter"] = rng.shuffled(numbered_for(players, "winter"))
+    winter_k = rng.shuffled(k_cards("winter"))
+    for p in ps:
+        p.winter_k = sorted(winter_k[:WINTER_K_HAND[players]], key=card_order)
+        del winter_k[:WINTER_K_HAND[players]]
+    g.box += winter_k
+    g.skill_pile = rng.shuffled([s for s in SKILLS for _ in range(SUPPLY["single_skills"])])
+    g.rng = rng.state
+    g.log.append(f"{plural(players, 'player')}: each has a home card, a store card, "
+                 f"{WINTER_K_HAND[players]} winter K cards and {SPRING_HAND[players]} spring cards.")
+    deal(g, SPRING_HAND[players])
+    return g
+
+
+def card_order(card_id: str) -> tuple[str, str]:
+    return (CARDS[card_id].name, card_id)
+
+
+def deal(g: Game, size: int) -> None:
+    """Deal ``size`` cards of the season's deck to each player; what is left goes to the box."""
+    deck = g.decks[season_name(g)]
+    for p in g.players:
+        p.hand = sorted(deck[:size], key=card_order)
+        del deck[:size]
+        p.done = False
+    g.box += deck
+    deck.clear()
+    g.phase, g.turn = DRAFT, 0
+    g.log.append(f"{season_name(g).capitalize()}: {plural(size, 'card')} each; "
+                 f"pass to the {'left' if PASS_LEFT[season_name(g)] else 'right'}.")
+
+
+# --- The village: where cards may go ---
+
+def spots(p: Player, row: str) -> list[int]:
+    """Free columns of a row where a new card touches a card already in the village."""
+    road = {e["col"] for e in p.village if e["row"] == ROAD}
+    river = {e["col"] for e in p.village if e["row"] == RIVER}
+    cols = road | river
+    out = []
+    for c in range(min(cols) - 1, max(cols) + 2):
+        if row == ROAD and c not in road and ({c - 1, c + 1} & road or {c - 1, c} & river):
+            out.append(c)
+        if row == RIVER and c not in river and ({c - 1, c + 1} & river or {c, c + 1} & road):
+            out.append(c)
+    return out
+
+
+def touching(a: Entry, b: Entry) -> bool:
+    if a["row"] == b["row"]:
+        return abs(a["col"] - b["col"]) == 1
+    road, river = (a, b) if a["row"] == ROAD else (b, a)
+    return river["col"] in (road["col"] - 1, road["col"])
+
+
+# --- Keyple cards: where they may go ---
+
+def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, Callable[[int], bool]]]:
+    """Villages (and which road columns in them) a keyple card may reach."""
+    n = players_n(g)
+    every: Callable[[int], bool] = lambda col: True  # noqa: E731
+    if "brainwave" in powers(p) and c.keyples <= 2:
+        arrows = "LDR"
+    else:
+        arrows = c.arrows
+    out: list[tuple[Seat, Callable[[int], bool]]] = []
+    if "D" in arrows:
+        out.append((p.seat, every))
+    if n == 2:
+        other = 1 - p.seat
+        if "L" in arrows and "R" in arrows:
+            out.append((other, every))
+        elif "L" in arrows:
+            out.append((other, lambda col: col <= 0))
+        elif "R" in arrows:
+            out.append((other, lambda col: col >= 0))
+        return out
+    if "L" in arrows:
+        out.append((left_of(g, p.seat), every))
+    if "R" in arrows and right_of(g, p.seat) != left_of(g, p.seat):
+        out.append((right_of(g, p.seat), every))
+    return out
+
+
+def usable_by(e: Entry, owner: Seat, seat: Seat) -> bool:
+    """A building whose live action does something for ``seat``."""
+    action = live_action(e)
+    if not action:
+        return False
+    return owner == seat or any(not eff.own_village_only for eff in action)
+
+
+def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
+    """(village owner, building, keyple tokens needed) a keyple card may go on now: a card
+    with N keyples (raised by tokens, at most 3) goes on a road building holding fewer than
+    N keyple cards."""
+    out = []
+    for owner, allowed in reachable(g, p, c):
+        for e in g.players[owner].village:
+            if e["row"] != ROAD or not allowed(e["col"]) or not usable_by(e, owner, p.seat):
+                continue
+            need = max(c.keyples, len(e["keyples"]) + 1)
+            tokens = need - c.keyples
+            if need <= 3 and tokens <= p.tokens:
+                out.append((owner, e, tokens))
+    return sorted(out, key=lambda t: (t[0] != p.seat, t[0], t[1]["col"]))
+
+
+# --- Choosing a card in secret ---
+
+def pick_options(g: Game, p: Player) -> list[Option]:
+    cards = p.winter_k if g.phase == WINTER_K else p.hand
+    return [Option(f"pick:{cid}", f"Choose {CARDS[cid].name}", "pick", f"hand:{cid}") for cid in cards]
+
+
+def use_options(g: Game, p: Player) -> list[Option]:
+    """What to do with the picked card: a place in the village, a building, or discard."""
+    c = CARDS[p.choosing]  # type: ignore[index]
+    out = []
+    if c.kind == "keyple":
+        for owner, e, tokens in targets(g, p, c):
+            whose = "your" if owner == p.seat else f"{seat_label(owner)}'s"
+            extra = f" (+{plural(tokens, 'keyple token')})" if tokens else ""
+            out.append(Option(f"on:{owner}:{e['col']}",
+                              f"On {whose} {CARDS[e['card']].name}{extra}: {describe_action(live_action(e))}",
+                              "keyple", f"card:{owner}:{where(e)}"))
+    else:
+        assert c.row is not None
+        for col in spots(p, c.row):
+            out.append(Option(f"{c.row}:{col}", f"Build {c.name} in the {c.row} row, column {col}", "build",
+                              f"spot:{p.seat}:{c.row}.{col}"))
+    if g.phase == DRAFT:
+        out.append(Option("discard", f"Discard {c.name} unseen for a keyple token", "discard"))
+    out.append(Option("cancel", "Choose another card", "cancel"))
+    return out
+
+
+def choose_step(g: Game, p: Player, option_id: str) -> None:
+    kind, _, rest = option_id.partition(":")
+    if kind == "pick":
+        p.choosing = rest
+        return
+    if kind == "cancel":
+        p.choosing = None
+        return
+    assert p.choosing is not None
+    if kind == "discard":
+        p.chosen = {"card": p.choosing, "use": "discard"}
+    elif kind == "on":
+        owner, col = (int(x) for x in rest.split(":"))
+        tokens = next(t for o, e, t in targets(g, p, CARDS[p.choosing])
+                      if o == owner and e["col"] == col)
+        p.chosen = {"card": p.choosing, "use": "keyple", "owner": owner, "col": col, "tokens": tokens}
+    else:
+        p.chosen = {"card": p.choosing, "use": "build", "row": kind, "col": int(rest)}
+    p.choosing = None
+    if all(q.chosen for q in g.players):
+        reveal(g)
+
+
+# --- The reveal: everything resolves against the state before the turn ---
+
+def reveal(g: Game) -> None:
+    g.reveals += 1
+    chosen = [(p, p.chosen) for p in g.players]
+    # The actions keyple cards trigger are read before anything changes (seed: simultaneous
+    # play resolves against the state before any card is played).
+    actions = {}
+    for p, ch in chosen:
+        assert ch is not None
+        (p.winter_k if g.phase == WINTER_K else p.hand).remove(ch["card"])
+        if ch["use"] == "keyple":
+            target = next(e for e in g.players[ch["owner"]].village if e["row"] == ROAD and e["col"] == ch["col"])
+            actions[p.seat] = (target, live_action(target))
+    shown = []
+    lines = []
+    for p, ch in chosen:
+        p.chosen = None
+        c = CARDS[ch["card"]]
+        if ch["use"] == "discard":
+            gained = take_tokens(g, p, 1)
+            g.box.append(ch["card"])
+            lines.append(f"{seat_ref(p.seat)} discards a card unseen" + (" for a keyple token." if gained else
+                                                                          " (no keyple token is left)."))
+            shown.append({"seat": p.seat, "use": "discard"})
+        elif ch["use"] == "build":
+            e = entry(c.id, ch["row"], ch["col"], g.reveals)
+            p.village.append(e)
+            p.village.sort(key=lambda x: (x["row"] != ROAD, x["col"]))
+            got = gain(g, p, c.reward, e)
+            lines.append(f"{seat_ref(p.seat)} builds {c.name} ({ch['row']} row)" + (f" and gains {got}." if got else "."))
+            shown.append({"seat": p.seat, "use": "build", "card": c.id, "place": where(e)})
+        else:
+            p.tokens -= ch["tokens"]
+            g.token_supply += ch["tokens"]
+            target, action = actions[p.seat]
+            target["keyples"].append({"card": c.id, "by": p.seat, "tokens": ch["tokens"], "at": g.reveals})
+            owner = ch["owner"]
+            whose = "own" if owner == p.seat else f"{seat_ref(owner)}'s"
+            boost = f" with {plural(ch['tokens'], 'keyple token')}" if ch["tokens"] else ""
+            got = activate(g, p, owner, target, action)
+            lines.append(f"{seat_ref(p.seat)} puts {c.name} ({c.colour}) on their {whose} {CARDS[target['card']].name}"
+                         f"{boost}" + (f": {got}." if got else "."))
+            shown.append({"seat": p.seat, "use": "keyple", "card": c.id, "owner": owner, "place": where(target)})
+    for line in lines:
+        g.log.append(line)
+    g.last_reveal = shown
+    if g.phase == WINTER_K:
+        winter_deck(g)
+        return
+    after_turn(g)
+
+
+def take_tokens(g: Game, p: Player, n: int) -> int:
+    n = min(n, g.token_supply)
+    g.token_supply -= n
+    p.tokens += n
+    return n
+
+
+def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
+    """Resources, skill tiles and tokens with no decision; returns what was gained in words."""
+    parts = []
+    for eff in effects:
+        if eff.kind == "gain":
+            onto["res"][eff.what] = onto["res"].get(eff.what, 0) + eff.amount
+            parts.append(f"{eff.amount} {eff.what}")
+        elif eff.kind == "token":
+            if n := take_tokens(g, p, eff.amount):
+                parts.append(plural(n, "keyple token"))
+        elif eff.kind == "skill":
+            for _ in range(eff.amount):
+                if eff.what == "random":
+                    if g.skill_pile:
+                        tile = g.skill_pile.pop(0)
+                        p.skills[tile] += 1
+                        parts.append(f"a {tile} tile")
+                elif g.doubles[eff.what]:
+                    g.doubles[eff.what] -= 1
+                    p.doubles[eff.what] += 1
+                    parts.append(f"a double-sided {eff.what} tile")
+    return ", ".join(parts)
+
+
+def activate(g: Game, p: Player, owner: Seat, e: Entry, action: tuple[Effect, ...]) -> str:
+    """One activation of a building by seat p: gains now, decisions queued."""
+    own = owner == p.seat
+    onto = e if own else home_entry(p)
+    plain = tuple(x for x in action if x.kind in ("gain", "token", "skill"))
+    got = gain(g, p, plain, onto)
+    for x in action:
+        if x.kind == "any":
+            p.jobs.append({"do": "any", "n": x.amount, "onto": where(onto)})
+        elif x.kind == "convert":
+            p.jobs.append({"do": "convert", "pay": x.what, "gains": [describe_effect(y) for y in x.gains],
+                           "card": e["card"], "panel": live_panel(e), "onto": where(onto)})
+        elif x.kind in ("transport", "upgrade") and own:
+            p.jobs.append({"do": x.kind, "left": x.amount})
+    prune_jobs(g, p)
+    if not own and onto is not e:
+        got = got and f"{got} onto their home card"
+    return got
+
+
+def home_entry(p: Player) -> Entry:
+    return next(e for e in p.village if e["card"] == p.home)
+
+
+def prune_jobs(g: Game, p: Player) -> None:
+    """Drop decisions that have no choice left (nothing to move, pay or upgrade)."""
+    while p.jobs and not job_options(g, p, p.jobs[0]):
+        p.jobs.pop(0)
+
+
+def after_turn(g: Game) -> None:
+    if any(p.jobs for p in g.players):
+        g.phase = RESOLVE
+        return
+    if g.players[0].hand:
+        pass_hands(g)
+        g.turn += 1
+        g.phase = DRAFT
+        return
+    start_tokens(g)
+
+
+def pass_hands(g: Game) -> None:
+    hands = [p.hand for p in g.players]
+    step = 1 if PASS_LEFT[season_name(g)] else -1
+    for p in g.players:
+        p.hand = sorted(hands[(p.seat - step) % players_n(g)], key=card_order)
+
+
+# --- Decisions after a reveal: resources of choice, conversions, transport, upgrades ---
+
+def job_options(g: Game, p: Player, job: dict[str, Any]) -> list[Option]:
+    do = job["do"]
+    if do == "any":
+        return [Option(f"take:{r}", f"Take {job['n']} {r}", "take") for r in BASIC]
+    if do == "convert":
+        payable = [s for s in SKILLS if (job["pay"] in ("any", s)) and (p.skills[s] or p.doubles[s])]
+        gains = " and ".join(job["gains"])
+        return [Option(f"pay:{s}", f"Pay a {s} tile for {gains}", "pay") for s in payable] + \
+            ([Option("skip", "Pay nothing", "skip")] if payable else [])
+    if do == "transport":
+        return transport_options(p, job["left"])
+    return upgrade_options(g, p, job["left"])
+
+
+def transport_options(p: Player, left: int) -> list[Option]:
+    out = []
+    for a in p.village:
+        if CARDS[a["card"]].kind == "store":
+            continue
+        for r in RESOURCES:
+            if not a["res"].get(r):
+                continue
+            for b in p.village:
+                if b is a or not touching(a, b):
+                    continue
+                to = CARDS[b["card"]]
+                if to.kind == "store" and r not in to.accepts:
+                    continue
+                out.append(Option(f"move:{where(a)}:{where(b)}:{r}",
+                                  f"Move 1 {r} from {CARDS[a['card']].name} to {to.name} ({left} left)", "move"))
+    return out + ([Option("stop", "Stop transporting", "stop")] if out else [])
+
+
+def can_pay(p: Player, e: Entry, cost: Cost, pw: frozenset[str]) -> dict[str, int] | None:
+    """The resources taken from the card to pay ``cost`` (exact kinds first, then gold, or
+    with the Keyflower boat anything), or None when it cannot be paid."""
+    if any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
+        return None
+    have = dict(e["res"])
+    paid: dict[str, int] = {}
+    short = 0
+    for r, n in cost.resources:
+        use = min(n, have.get(r, 0))
+        have[r] = have.get(r, 0) - use
+        if use:
+            paid[r] = paid.get(r, 0) + use
+        short += n - use
+    wild = RESOURCES if "keyflower" in pw else ("gold",)
+    for r in sorted(wild, key=lambda x: x != "gold"):
+        use = min(short, have.get(r, 0))
+        have[r] = have.get(r, 0) - use
+        if use:
+            paid[r] = paid.get(r, 0) + use
+        short -= use
+    return paid if short == 0 else None
+
+
+def upgrade_options(g: Game, p: Player, left: int) -> list[Option]:
+    out = []
+    pw = powers(p)
+    for e in p.village:
+        c = CARDS[e["card"]]
+        level = live_panel(e)
+        if level < len(c.costs) and g.tile_supply and can_pay(p, e, c.costs[level], pw) is not None:
+            out.append(Option(f"upgrade:{where(e)}", f"Upgrade {c.name} to {c.panels[level + 1].points} points "
+                              f"({cost_text(c.costs[level])}; {left} left)", "upgrade", f"card:{p.seat}:{where(e)}"))
+    for e in p.village:
+        if "house" in e["tiles"]:
+            out.append(Option(f"flip:{where(e)}", f"Flip an upgrade tile on {CARDS[e['card']].name} to 1 point",
+                              "flip", f"card:{p.seat}:{where(e)}"))
+    return out + ([Option("stop", "Stop upgrading", "stop")] if out else [])
+
+
+def cost_text(cost: Cost) -> str:
+    return " + ".join([f"{n} {r}" for r, n in cost.resources] + [f"{n} {s}" for s, n in cost.skills])
+
+
+def do_job(g: Game, p: Player, option_id: str) -> None:
+    job = p.jobs[0]
+    kind, _, rest = option_id.partition(":")
+    if kind in ("stop", "skip"):
+        p.jobs.pop(0)
+    elif kind == "take":
+        onto = find(p, job["onto"])
+        onto["res"][rest] = onto["res"].get(rest, 0) + job["n"]
+        g.log.append(f"{seat_ref(p.seat)} takes {job['n']} {rest}.")
+        p.jobs.pop(0)
+    elif kind == "pay":
+        pay_skill(g, p, rest)
+        panel = CARDS[job["card"]].panels[job["panel"]]
+        convert = next(x for x in panel.action if x.kind == "convert")
+        got = gain(g, p, convert.gains, find(p, job["onto"]))
+        g.log.append(f"{seat_ref(p.seat)} pays a {rest} tile for {got or 'nothing'}.")
+        p.jobs.pop(0)
+    elif kind == "move":
+        a, b, r = rest.split(":")
+        src, dst = find(p, a), find(p, b)
+        src["res"][r] -= 1
+        if not src["res"][r]:
+            del src["res"][r]
+        bucket = "stored" if CARDS[dst["card"]].kind == "store" else "res"
+        dst[bucket][r] = dst[bucket].get(r, 0) + 1
+        g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
+        job["left"] -= 1
+        if not job["left"]:
+            p.jobs.pop(0)
+    elif kind == "upgrade":
+        upgrade(g, p, find(p, rest))
+        job["left"] -= 1
+        if not job["left"]:
+            p.jobs.pop(0)
+    elif kind == "flip":
+        e = find(p, rest)
+        e["tiles"][e["tiles"].index("house")] = "points"
+        extra = ""
+        if "flipper" in powers(p):
+            e["res"]["gold"] = e["res"].get("gold", 0) + 1
+            extra = " (Flipper: 1 gold)"
+        g.log.append(f"{seat_ref(p.seat)} flips an upgrade tile on {CARDS[e['card']].name} to 1 point{extra}.")
+        job["left"] -= 1
+        if not job["left"]:
+            p.jobs.pop(0)
+    prune_jobs(g, p)
+    if g.phase == TOKENS:
+        check_tokens_over(g)
+    elif not any(q.jobs for q in g.players):
+        after_turn(g)
+
+
+def pay_skill(g: Game, p: Player, skill: str) -> None:
+    """A skill tile goes back to the supply: single-sided first, double-sided to their own pile."""
+    if p.skills[skill]:
+        p.skills[skill] -= 1
+    else:
+        p.doubles[skill] -= 1
+        g.doubles[skill] += 1
+
+
+def upgrade(g: Game, p: Player, e: Entry) -> None:
+    c = CARDS[e["card"]]
+    cost = c.costs[live_panel(e)]
+    paid = can_pay(p, e, cost, powers(p))
+    assert paid is not None
+    for r, n in paid.items():
+        e["res"][r] -= n
+        if not e["res"][r]:
+            del e["res"][r]
+    for s, n in cost.skills:
+        for _ in range(n):
+            pay_skill(g, p, s)
+    e["tiles"].append("house")
+    g.tile_supply -= 1
+    g.log.append(f"{seat_ref(p.seat)} upgrades {c.name} (paying {cost_text(cost)}): it now shows "
+                 f"{c.panels[live_panel(e)].points} points.")
+
+
+# --- After the draft: keyple tokens, then the keyple cards go under the store card ---
+
+def token_cost(e: Entry) -> int | None:
+    """Tokens needed for one more activation: 1 with 0–1 before, 2 with 2, none past 3."""
+    acts = len(e["keyples"]) + e["token_acts"]
+    return 1 if acts <= 1 else 2 if acts == 2 else None
+
+
+def token_options(g: Game, p: Player) -> list[Option]:
+    out = []
+    for e in p.village:
+        if e["row"] != ROAD or not live_action(e):
+            continue
+        cost = token_cost(e)
+        if cost is not None and cost <= p.tokens:
+            out.append(Option(f"token:{e['col']}", f"Use {plural(cost, 'keyple token')} on {CARDS[e['card']].name}: "
+                              f"{describe_action(live_action(e))}", "token", f"card:{p.seat}:{where(e)}"))
+    return out
+
+
+def start_tokens(g: Game) -> None:
+    g.phase = TOKENS
+    for p in g.players:
+        p.done = not token_options(g, p)
+    g.log.append(f"End of the {season_name(g)} draft: keyple tokens may activate your own buildings.")
+    check_tokens_over(g)
+
+
+def use_tokens(g: Game, p: Player, option_id: str) -> None:
+    if option_id == "done":
+        p.done = True
+    else:
+        e = find(p, f"{ROAD}.{option_id.removeprefix('token:')}")
+        cost = token_cost(e)
+        assert cost is not None
+        p.tokens -= cost
+        g.token_supply += cost
+        e["token_acts"] += 1
+        got = activate(g, p, p.seat, e, live_action(e))
+        g.log.append(f"{seat_ref(p.seat)} uses {plural(cost, 'keyple token')} on {CARDS[e['card']].name}"
+                     + (f": {got}." if got else "."))
+        if not p.jobs and not token_options(g, p):
+            p.done = True
+    check_tokens_over(g)
+
+
+def check_tokens_over(g: Game) -> None:
+    for p in g.players:
+        if not p.jobs and not p.done and not token_options(g, p):
+            p.done = True
+    if all(p.done and not p.jobs for p in g.players):
+        end_season(g)
+
+
+def end_season(g: Game) -> None:
+    """Keyple cards go face down under their village owner's store card."""
+    for p in g.players:
+        for e in p.village:
+            p.under_store += [k["card"] for k in e["keyples"]]
+            e["keyples"] = []
+            e["token_acts"] = 0
+        p.under_store.sort(key=card_order)
+    g.last_reveal = []  # the season's keyple cards are face down now
+    g.log.append(f"End of {season_name(g)}: keyple cards go face down under their village owner's store card.")
+    if season_name(g) == "autumn":
+        g.phase = WINTER_K
+        g.log.append("Each player chooses one winter K card in secret to play into their village.")
+        return
+    if season_name(g) == "winter":
+        finish(g)
+        return
+    g.season += 1
+    deal(g, DEAL[season_name(g)][players_n(g)])
+
+
+def winter_deck(g: Game) -> None:
+    """The winter K cards not chosen are shuffled with the numbered winter cards."""
+    rng = Rng(g.rng)
+    rest = [cid for p in g.players for cid in p.winter_k]
+    for p in g.players:
+        p.winter_k = []
+    g.decks["winter"] = rng.shuffled(g.decks["winter"] + rest)
+    g.rng = rng.state
+    g.season = 3
+    deal(g, DEAL["winter"][players_n(g)])
+
+
+# --- Final scoring ---
+
+def items(p: Player) -> dict[str, int]:
+    """What this player can allocate to winter cards (see scoring.accepts for the kinds)."""
+    out: dict[str, int] = {}
+
+    def add(kind: str, n: int = 1) -> None:
+        out[kind] = out.get(kind, 0) + n
+    for e in p.village:
+        c = CARDS[e["card"]]
+        for r, n in e["res"].items():
+            add(r, n)
+        for a in c.animals:
+            add(f"icon:{a}")
+        if c.boat:
+            add("boat")
+        if any(x.kind == "transport" for x in live_action(e)):
+            add("cart")
+    for s in SKILLS:
+        add(s, p.skills[s] + p.doubles[s])
+    add("token", p.tokens)
+    for cid in p.under_store:
+        c = CARDS[cid]
+        add(f"kcard:{c.colour}:{c.animal or '-'}")
+    return {k: n for k, n in out.items() if n}
+
+
+def animal_count(p: Player, animal: str) -> int:
+    icons = sum(CARDS[e["card"]].animals.count(animal) for e in p.village)
+    return icons + sum(CARDS[cid].animal == animal for cid in p.under_store)
+
+
+def score_player(p: Player) -> dict[str, Any]:
+    panels = sum(CARDS[e["card"]].panels[live_panel(e)].points for e in p.village)
+    flipped = sum(e["tiles"].count("points") for e in p.village)
+    stores = sum(CARDS[e["card"]].store_points * sum(e["stored"].values()) for e in p.village)
+    scorers = [(e["card"], CARDS[e["card"]].scoring) for e in p.village if CARDS[e["card"]].scoring]
+    total, lines = best_allocation(items(p), scorers, powers(p))
+    winter = sum(line.points for line in lines if line.key != "gold")
+    gold = sum(line.points for line in lines if line.key == "gold")
+    breakdown = {"panels": panels, "flipped tiles": flipped, "stores": stores, "winter cards": winter, "gold": gold}
+    return {"seat": p.seat, "score": sum(breakdown.values()), "breakdown": breakdown,
+            "tiebreak": [animal_count(p, a) for a in ANIMALS],
+            "allocation": [line_json(line) for line in lines]}
+
+
+def line_json(line: Line) -> dict[str, Any]:
+    name = CARDS[line.key].name if line.key in CARDS else "Unallocated gold"
+    return {"card": line.key, "name": name, "variant": line.variant, "sets": line.sets, "points": line.points,
+            "items": line.items}
+
+
+def finish(g: Game) -> None:
+    g.phase = OVER
+    g.final = [score_player(p) for p in g.players]
+    r = result(g)
+    assert r is not None
+    names = ", ".join(f"{seat_ref(s.seat)} {s.score}" for s in r.scores)
+    g.log.append(f"Game over. Scores: {names}. " + " and ".join(seat_ref(w) for w in r.winners)
+                 + (" win." if len(r.winners) > 1 else " wins."))
+
+
+def result(g: Game) -> Result | None:
+    if g.phase != OVER or g.final is None:
+        return None
+    scores = [SeatScore(f["seat"], f["score"], dict(f["breakdown"]), tuple(f["tiebreak"]),
+                        "tiebreak: sheep, then pigs, then cows") for f in g.final]
+    return Result(scores, winners_by_score(scores), "after winter")
+
+
+# --- The protocol: who acts, what they may choose, applying a choice ---
+
+def to_act(g: Game) -> frozenset[Seat]:
+    if g.phase in (DRAFT, WINTER_K):
+        return frozenset(p.seat for p in g.players if p.chosen is None)
+    if g.phase == RESOLVE:
+        return frozenset(p.seat for p in g.players if p.jobs)
+    if g.phase == TOKENS:
+        return frozenset(p.seat for p in g.players if p.jobs or not p.done)
+    return frozenset()
+
+
+def options(g: Game, seat: Seat) -> list[Option]:
+    if seat not in to_act(g):
+        return []
+    p = g.players[seat]
+    if g.phase in (DRAFT, WINTER_K):
+        return use_options(g, p) if p.choosing else pick_options(g, p)
+    if p.jobs:
+        return job_options(g, p, p.jobs[0])
+    return token_options(g, p) + [Option("done", "Done with keyple tokens", "done")]
+
+
+def apply(g: Game, seat: Seat, option_id: str) -> Game:
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g),
+                 lambda: options(g, seat), option_id)
+    g = clone_game(g)
+    p = g.players[seat]
+    if g.phase in (DRAFT, WINTER_K):
+        choose_step(g, p, option_id)
+    elif p.jobs:
+        do_job(g, p, option_id)
+    else:
+        use_tokens(g, p, option_id)
+    return g
+
+
+def dump(g: Game) -> dict[str, Any]:
+    return dump_game(g)
+
+
+def load(raw: dict[str, Any]) -> Game:
+    return load_game(Game, Player, raw)

@@ -1,0 +1,175 @@
+"""The best winter allocation for one player, computed exactly.
+
+A player's items (resources, skill tiles, keyple tokens, animal icons on village cards,
+keyple cards under the store card, boats, transport cards) each go to at most one winter
+scoring card; each card completes whole sets of its slots (one chosen variant per card);
+unallocated gold scores 1 each. We want the allocation with the most points.
+
+Method: for a fixed choice of (variant, number of sets) on every card, whether the items
+can fill all the slots is a bipartite b-matching (slots on one side, item kinds with their
+counts on the other), decided exactly by augmenting paths. A depth-first search over the
+cards tries every variant and every number of sets, most first, and prunes with each card's
+best score on its own. Adding one set to a feasible matching only needs new augmenting
+paths (a max flow can be grown from any feasible flow), so each level keeps a snapshot per
+number of sets. Unallocated gold is the last "card" (1 point per gold). The brute-force
+test in tests/games/key_flow/test_allocation.py checks optimality on small cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .content import ANIMALS, BASIC, SKILLS, Variant
+
+GOLD_SINK = Variant(("gold",), 1, "unallocated gold")
+
+
+def accepts(slot: str, kind: str, powers: frozenset[str] = frozenset()) -> bool:
+    """Can an item of ``kind`` fill a ``slot`` of a winter card (with the owner's boats)?
+
+    Item kinds: a resource or skill name, "token", "boat", "cart", "icon:<animal>" (an animal
+    on a village card), "kcard:<colour>:<animal or ->" (a keyple card under the store card).
+    """
+    if slot in BASIC:
+        return kind in (slot, "gold")
+    if slot in ("gold", "token", "boat", "cart") or slot in SKILLS:
+        return kind == slot
+    if slot == "skill":
+        return kind in SKILLS
+    if kind.startswith("icon:"):
+        animal = kind[5:]
+    elif kind.startswith("kcard:"):
+        _, colour, animal = kind.split(":")
+        if slot == "keyple":
+            return True
+        if slot.startswith("keyple:"):
+            want = slot[7:]
+            return colour == want or ("keymelequin" in powers and {colour, want} == {"green", "yellow"})
+    else:
+        return False
+    if animal not in ANIMALS:
+        return False
+    if slot == "animal":
+        return True
+    if slot in ANIMALS:
+        return animal == slot or ("mansfield" in powers and {animal, slot} == {"sheep", "pig"})
+    return False
+
+
+@dataclass
+class Line:
+    """One scoring card's share of the best allocation."""
+    key: str  # the card id (or "gold")
+    variant: str
+    sets: int
+    points: int
+    items: dict[str, int] = field(default_factory=dict)
+
+
+class _Matching:
+    """Slots (card index, slot word) matched to item kinds, grown one unit at a time."""
+
+    def __init__(self, supply: dict[str, int], powers: frozenset[str]) -> None:
+        self.supply = supply
+        self.powers = powers
+        self.used = {k: 0 for k in supply}
+        self.flow: dict[tuple[int, str], dict[str, int]] = {}
+        self._accept: dict[str, list[str]] = {}
+
+    def copy(self) -> "_Matching":
+        m = _Matching.__new__(_Matching)
+        m.supply, m.powers, m._accept = self.supply, self.powers, self._accept
+        m.used = dict(self.used)
+        m.flow = {node: dict(f) for node, f in self.flow.items()}
+        return m
+
+    def kinds_for(self, slot: str) -> list[str]:
+        if slot not in self._accept:
+            # exact kinds before gold, so gold is kept for where only gold will do
+            self._accept[slot] = sorted((k for k in self.supply if accepts(slot, k, self.powers)),
+                                        key=lambda k: k == "gold")
+        return self._accept[slot]
+
+    def add(self, node: tuple[int, str]) -> bool:
+        """One more unit for this slot, rerouting earlier units if needed."""
+        return self._augment(node, set())
+
+    def _augment(self, node: tuple[int, str], seen: set[str]) -> bool:
+        kinds = self.kinds_for(node[1])
+        for kind in kinds:
+            if kind not in seen and self.used[kind] < self.supply[kind]:
+                self.used[kind] += 1
+                f = self.flow.setdefault(node, {})
+                f[kind] = f.get(kind, 0) + 1
+                return True
+        for kind in kinds:
+            if kind in seen:
+                continue
+            seen.add(kind)
+            for other, f in list(self.flow.items()):
+                if other != node and f.get(kind, 0) > 0 and self._augment(other, seen):
+                    f[kind] -= 1
+                    mine = self.flow.setdefault(node, {})
+                    mine[kind] = mine.get(kind, 0) + 1
+                    return True
+        return False
+
+    def add_set(self, index: int, variant: Variant) -> bool:
+        return all(self.add((index, slot)) for slot in variant.slots)
+
+
+def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
+                    powers: frozenset[str] = frozenset()) -> tuple[int, list[Line]]:
+    """The most points the winter cards and unallocated gold can make from ``supply``
+    (item kind -> count), and one allocation reaching it (a line per card, then gold)."""
+    supply = {k: n for k, n in sorted(supply.items()) if n > 0}
+    def alone_of(variants: tuple[Variant, ...]) -> int:
+        return max(_max_sets(_Matching(supply, powers), 0, v) * v.points for v in variants)
+    # The richest cards first: a good allocation is found early and prunes the rest.
+    order = sorted(range(len(cards)), key=lambda i: -alone_of(cards[i][1]))
+    entries = [cards[i] for i in order] + [("gold", (GOLD_SINK,))]
+    alone = [alone_of(variants) for _, variants in entries]
+    rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
+    best: dict[str, object] = {"points": -1, "choice": None, "matching": None}
+
+    def search(i: int, m: _Matching, points: int, choice: list[tuple[int, int]]) -> None:
+        if points + rest_bound[i] <= best["points"]:  # type: ignore[operator]
+            return
+        if i == len(entries):
+            best.update(points=points, choice=list(choice), matching=m)
+            return
+        for vi, variant in enumerate(entries[i][1]):
+            snapshots = [m]
+            while True:  # grow this card one set at a time while the items allow
+                nxt = snapshots[-1].copy()
+                if not nxt.add_set(i, variant):
+                    break
+                snapshots.append(nxt)
+            for k in range(len(snapshots) - 1, -1, -1):
+                if points + k * variant.points + rest_bound[i + 1] <= best["points"]:  # type: ignore[operator]
+                    break
+                choice.append((vi, k))
+                search(i + 1, snapshots[k], points + k * variant.points, choice)
+                choice.pop()
+
+    search(0, _Matching(supply, powers), 0, [])
+    matching: _Matching = best["matching"]  # type: ignore[assignment]
+    lines: list[Line] = []
+    for i, ((key, variants), (vi, k)) in enumerate(zip(entries, best["choice"])):  # type: ignore[arg-type]
+        items: dict[str, int] = {}
+        for (index, _), f in matching.flow.items():
+            if index == i:
+                for kind, n in f.items():
+                    if n:
+                        items[kind] = items.get(kind, 0) + n
+        lines.append(Line(key, variants[vi].label, k, k * variants[vi].points, dict(sorted(items.items()))))
+    by_card = {id(entries[j]): lines[j] for j in range(len(entries))}
+    lines = [by_card[id(cards[i])] for i in range(len(cards))] + [lines[-1]]
+    return best["points"], lines  # type: ignore[return-value]
+
+
+def _max_sets(m: _Matching, index: int, variant: Variant) -> int:
+    k = 0
+    while m.add_set(index, variant):
+        k += 1
+    return k

@@ -1,0 +1,100 @@
+"""The best winter allocation is exact: checked against brute force on small cases."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from app.games.key_flow.content import SCORERS, parse_scoring
+from app.games.key_flow.scoring import accepts, best_allocation
+
+KINDS = ["iron", "wood", "stone", "gold", "anvil", "pick", "saw", "token", "icon:sheep", "icon:pig", "icon:cow",
+         "boat", "cart", "kcard:red:-", "kcard:yellow:sheep", "kcard:green:pig", "kcard:blue:cow"]
+RULES = {name: parse_scoring(rule) for name, _, _, rule, _, _, _ in SCORERS}
+
+
+def brute(items: list[str], cards, powers=frozenset()) -> int:
+    """Every way to hand each single item to one card (or none)."""
+    best = 0
+    for owners in itertools.product(range(len(cards) + 1), repeat=len(items)):
+        total = sum(1 for k, o in zip(items, owners) if o == len(cards) and k == "gold")
+        for c, (_, variants) in enumerate(cards):
+            mine = [k for k, o in zip(items, owners) if o == c]
+            total += max(_exact_sets(mine, v, powers) * v.points for v in variants)
+        best = max(best, total)
+    return best
+
+
+def _exact_sets(items, variant, powers) -> int:
+    """Most sets from exactly these items: try every assignment of items to set slots."""
+    n = len(variant.slots)
+    for k in range(len(items) // n, 0, -1):
+        slots = list(variant.slots) * k
+        for chosen in itertools.permutations(items, len(slots)):
+            if all(accepts(s, it, powers) for s, it in zip(slots, chosen)):
+                return k
+    return 0
+
+
+CASES = [
+    (["iron", "wood", "gold", "stone", "gold"], ["Mercers' Guild", "Jeweller"]),
+    (["icon:cow", "token", "icon:cow", "kcard:blue:cow", "token"], ["Dairy", "Farmyard"]),
+    (["kcard:red:-", "kcard:yellow:sheep", "kcard:blue:cow", "icon:sheep", "icon:pig"],
+     ["Craftsmen's Guild", "Stockyard"]),
+    (["anvil", "pick", "saw", "anvil", "anvil"], ["Scholar", "Scribes"]),
+    (["gold", "gold", "stone", "iron"], ["Stonemason", "Jeweller"]),
+    (["boat", "boat", "cart", "token", "gold"], ["Sea Breese", "Wainwright", "Taproom"]),
+]
+
+
+@pytest.mark.parametrize("items, names", CASES)
+def test_best_allocation_equals_brute_force(items, names):
+    cards = [(name, RULES[name]) for name in names]
+    supply = {}
+    for k in items:
+        supply[k] = supply.get(k, 0) + 1
+    points, lines = best_allocation(supply, cards)
+    assert points == brute(items, cards)
+    assert sum(line.points for line in lines) == points
+    used = {}
+    for line in lines:
+        for k, n in line.items.items():
+            used[k] = used.get(k, 0) + n
+    assert all(used[k] <= supply[k] for k in used), "no item is used twice"
+
+
+def test_random_small_cases_equal_brute_force():
+    rnd = random.Random(7)
+    names = list(RULES)
+    for _ in range(25):
+        items = [rnd.choice(KINDS) for _ in range(rnd.randint(3, 6))]
+        cards = [(n, RULES[n]) for n in rnd.sample(names, 2)]
+        supply = {}
+        for k in items:
+            supply[k] = supply.get(k, 0) + 1
+        assert best_allocation(supply, cards)[0] == brute(items, cards), (items, cards)
+
+
+def test_gold_left_over_scores_one_each_and_gold_goes_where_only_gold_helps():
+    points, lines = best_allocation({"gold": 3, "iron": 1, "wood": 1}, [("m", RULES["Mercers' Guild"])])
+    assert points == 5 + 2  # one set (iron, wood, gold as stone), two gold left
+    assert lines[0].items == {"gold": 1, "iron": 1, "wood": 1} and lines[-1].points == 2
+
+
+def test_a_keyple_card_with_an_animal_counts_as_keyple_or_animal_not_both():
+    cards = [("g", RULES["Craftsmen's Guild"]), ("s", RULES["Stockyard"])]
+    supply = {"kcard:red:sheep": 1, "kcard:yellow:-": 1, "kcard:blue:-": 1, "icon:pig": 1, "icon:cow": 1}
+    points, lines = best_allocation(supply, cards)
+    assert points == 7  # the red sheep card goes to the Stockyard set (7), not the guild (3)
+    assert lines[1].items["kcard:red:sheep"] == 1 and lines[0].points == 0
+
+
+def test_powers_of_keymelequin_and_mansfield_ark():
+    market = [("k", RULES["Key Market"])]
+    assert best_allocation({"kcard:yellow:-": 2}, market)[0] == 0
+    assert best_allocation({"kcard:yellow:-": 2}, market, frozenset({"keymelequin"}))[0] == 6
+    lodge = [("s", RULES["Stockyard"])]
+    assert best_allocation({"icon:pig": 2, "icon:cow": 1}, lodge)[0] == 0
+    assert best_allocation({"icon:pig": 2, "icon:cow": 1}, lodge, frozenset({"mansfield"}))[0] == 7
