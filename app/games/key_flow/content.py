@@ -166,11 +166,22 @@ def parse_cost(text: str) -> Cost:
     return Cost(tuple((r, parts[r]) for r in RESOURCES if parts[r]), tuple((s, parts[s]) for s in SKILLS if parts[s]))
 
 
+def slot_text(word: str) -> str:
+    """A slot word in a card's text: "keyple:red" reads "red keyple card"."""
+    if word.startswith("keyple:"):
+        return f"{word[7:]} keyple card"
+    return {"keyple": "keyple card", "cart": "transport card", "skill": "skill tile", "token": "keyple token"}.get(
+        word, word)
+
+
 def parse_scoring(text: str) -> tuple[Variant, ...]:
     out = []
     for alt in text.split("|"):
         slots, _, points = alt.partition("=")
-        out.append(Variant(tuple(slots.split("+")), int(points), slots.replace("+", " + ")))
+        words = slots.split("+")
+        counted = Counter(words)
+        label = " + ".join(f"{n} × {slot_text(w)}" if n > 1 else slot_text(w) for w, n in counted.items())
+        out.append(Variant(tuple(words), int(points), label))
     return tuple(out)
 
 
