@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
-from app.games.plainstate import clone_game, dump_game, load_game
+from app.games.plainstate import dump_game, load_game
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
@@ -839,7 +839,7 @@ def options(g: Game, seat: Seat) -> list[Option]:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g),
                  lambda: options(g, seat), option_id)
-    g = clone_game(g)
+    g = clone(g)
     p = g.players[seat]
     if g.phase in (DRAFT, WINTER_K):
         choose_step(g, p, option_id)
@@ -848,6 +848,24 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     else:
         use_tokens(g, p, option_id)
     return g
+
+
+def clone(g: Game) -> Game:
+    """An independent copy, knowing the state's shape (every action copies the game once,
+    and the generic deep copy was most of a playout's time)."""
+    players = [Player(
+        seat=p.seat, home=p.home, store=p.store,
+        village=[dict(e, tiles=list(e["tiles"]), res=dict(e["res"]), stored=dict(e["stored"]),
+                      keyples=[dict(k) for k in e["keyples"]]) for e in p.village],
+        hand=list(p.hand), winter_k=list(p.winter_k), choosing=p.choosing,
+        chosen=dict(p.chosen) if p.chosen else None, tokens=p.tokens, skills=dict(p.skills),
+        doubles=dict(p.doubles), under_store=list(p.under_store), jobs=[dict(j) for j in p.jobs], done=p.done)
+        for p in g.players]
+    return Game(players=players, options=dict(g.options), rng=g.rng, phase=g.phase, season=g.season, turn=g.turn,
+                reveals=g.reveals, decks={k: list(v) for k, v in g.decks.items()}, box=list(g.box),
+                skill_pile=list(g.skill_pile), doubles=dict(g.doubles), token_supply=g.token_supply,
+                tile_supply=g.tile_supply, last_reveal=[dict(x) for x in g.last_reveal],
+                final=g.final, log=GameLog(g.log.recent, g.log.total))
 
 
 def dump(g: Game) -> dict[str, Any]:

@@ -75,3 +75,21 @@ def test_waiting_count_says_how_many_still_choose_not_what():
     assert pub["waiting"] == 3 and pub["chosen"] == [2] and pub["to_act"] == [0, 1, 3]
     assert kf.view(g, 2)["private"]["chosen"]["use"] == "discard"
     assert kf.view(g, 0)["private"]["chosen"] is None
+
+
+def test_clone_copies_every_field_and_shares_nothing_mutable():
+    from dataclasses import fields
+
+    from app.games.key_flow.rules import Game, Player, clone
+    p = bot_playout("key-flow", 3, seed=2)
+    g = p.state
+    copy = clone(g)
+    assert kf.dump(copy) == kf.dump(g)
+    assert {f.name for f in fields(Game)} == set(vars(copy)) and {f.name for f in fields(Player)} == set(
+        vars(copy.players[0]))
+    copy.players[0].village[0]["res"]["gold"] = 99
+    copy.players[0].village[0]["tiles"].append("house")
+    copy.decks.setdefault("spring", []).append("x")
+    copy.log.append("x")
+    assert kf.dump(copy) != kf.dump(g) and g.players[0].village[0]["res"].get("gold") != 99
+    assert "x" not in g.log.recent
