@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
-from app.notify.channels import MAX_URLS, check_email, check_urls
+from app.notify.channels import MAX_URLS, BadChannel, check_email, check_urls
 from app.notify.notifier import Notifier
+from app.notify.outgoing import BadDestination
+from app.notify.webpush import check_subscription, host_of
 from app.table.errors import Unauthorized
 
 from .deps import TableDep, TokenDep, base_url
@@ -40,11 +42,20 @@ class DeliveryOut(BaseModel):
     gave_up: bool = Field(description="It failed too often and will not be tried again.")
 
 
+class PushOut(BaseModel):
+    id: int
+    endpoint: str = Field(description="The browser's push endpoint (a page compares it with its own subscription).")
+    service: str = Field(description="The push service's host, e.g. fcm.googleapis.com.")
+    created_at: float
+
+
 class NotificationsOut(BaseModel):
     email: str | None
     urls: list[str]
     remind_after_hours: float | None
     email_available: bool = Field(description="The server can send e-mail (its host set SMTP_URL).")
+    push_key: str = Field(description="The server's VAPID public key: a page subscribes to Web Push with it.")
+    push: list[PushOut] = Field(description="The browsers this seat gets Web Push messages on.")
     deliveries: list[DeliveryOut] = Field(description="The last attempt per channel, newest first.")
 
 
@@ -65,6 +76,9 @@ async def _settings_out(notifier: Notifier, viewer: Any) -> NotificationsOut:
         urls=target.urls if target else [],
         remind_after_hours=target.remind_after_hours if target else None,
         email_available=bool(notifier.config.smtp_url),
+        push_key=notifier.push_key,
+        push=[PushOut(id=row.id, endpoint=row.endpoint, service=host_of(row.endpoint), created_at=row.created_at)
+              for row in (target.push if target else ())],
         deliveries=[DeliveryOut(**d) for d in await notifier.deliveries(viewer)],
     )
 
@@ -98,3 +112,41 @@ async def test_notifications(game_id: str, table: TableDep, token: TokenDep, req
     """Send one test message to each of this seat's channels now; answers how each went."""
     viewer = await _seat(table, game_id, token)
     return [DeliveryOut(**d) for d in await _notifier(request).send_test(viewer)]
+
+
+class PushKeys(BaseModel):
+    p256dh: str = Field(max_length=200, description="The browser's P-256 public key, base64url.")
+    auth: str = Field(max_length=100, description="The browser's 16-byte auth secret, base64url.")
+
+
+class PushIn(BaseModel):
+    endpoint: str = Field(max_length=1000, examples=["https://fcm.googleapis.com/fcm/send/abc123"],
+                          description="What the browser's PushSubscription.toJSON() gives.")
+    keys: PushKeys
+
+
+@router.put("/games/{game_id}/notifications/push", response_model=NotificationsOut,
+            responses=refusals(401, 403, 404, 422))
+async def add_push(game_id: str, body: PushIn, table: TableDep, token: TokenDep, request: Request) -> NotificationsOut:
+    """Tell this seat's turns to this browser by Web Push (its service worker shows them,
+    with the page and the tab closed). The endpoint goes through the outgoing-request policy."""
+    viewer = await _seat(table, game_id, token)
+    notifier = _notifier(request)
+    try:
+        subscription = check_subscription(body.endpoint, body.keys.p256dh, body.keys.auth, notifier.policy)
+    except BadDestination as refusal:
+        raise BadChannel(str(refusal)) from None
+    assert token is not None
+    await notifier.add_push(viewer, subscription, base_url(request), token)
+    return await _settings_out(notifier, viewer)
+
+
+@router.delete("/games/{game_id}/notifications/push/{push_id}", response_model=NotificationsOut,
+               responses=refusals(401, 403, 404))
+async def remove_push(game_id: str, table: TableDep, token: TokenDep,
+                      request: Request, push_id: int = Path(ge=1, le=2**31 - 1)) -> NotificationsOut:
+    """Stop Web Push messages to one browser of this seat."""
+    viewer = await _seat(table, game_id, token)
+    notifier = _notifier(request)
+    await notifier.remove_push(viewer, push_id)
+    return await _settings_out(notifier, viewer)

@@ -19,6 +19,7 @@ from .outgoing import BadDestination, Policy
 MAX_URLS = 5
 MAX_URL_LENGTH = 1000
 EMAIL_PREFIX = "email:"
+PUSH_PREFIX = "push:"  # a Web Push subscription of the seat (its id in notify_push)
 _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 # Apprise plugins that pop up on the server's own desktop: no use to a player far away.
 _LOCAL_SCHEMES = {"dbus", "kde", "qt", "glib", "gnome", "macosx", "windows", "syslog", "rsyslog"}
@@ -89,6 +90,10 @@ def email_channel(address: str) -> str:
     return EMAIL_PREFIX + address
 
 
+def push_channel(push_id: int) -> str:
+    return f"{PUSH_PREFIX}{push_id}"
+
+
 def apprise_url(channel: str, smtp_url: str) -> str:
     """What Apprise is given for a stored channel."""
     if not channel.startswith(EMAIL_PREFIX):
@@ -105,12 +110,16 @@ def service_name(channel: str) -> str:
     """A name a player recognises: "e-mail", "ntfy", "Discord", "JSON"…"""
     if channel.startswith(EMAIL_PREFIX):
         return "e-mail"
+    if channel.startswith(PUSH_PREFIX):
+        return "push"
     plugin = apprise.Apprise.instantiate(channel, asset=ASSET, suppress_exceptions=True)
     return str(getattr(plugin, "service_name", None) or channel.split("://", 1)[0])
 
 
 def shown(channel: str) -> str:
     """A channel as its seat typed it (the seat may see its own URLs)."""
+    if channel.startswith(PUSH_PREFIX):
+        return f"browser {channel[len(PUSH_PREFIX):]}"
     return channel[len(EMAIL_PREFIX):] if channel.startswith(EMAIL_PREFIX) else channel
 
 

@@ -60,6 +60,11 @@ class NotifyConfig:
     # Sent and failed messages are deleted after this many days (their text is blanked as
     # soon as they are done with).
     keep_days: float = field(default_factory=lambda: _float("NOTIFY_KEEP_DAYS", 14))
+    # Web Push: the server's VAPID key (PEM or raw base64url; unset: a key file made on first
+    # start), and the contact push services are given (a mailto: or https: URL).
+    vapid_private_key: str = field(default_factory=lambda: os.environ.get("VAPID_PRIVATE_KEY", ""))
+    vapid_key_file: Path = field(default_factory=lambda: Path(os.environ.get("VAPID_KEY_FILE", "") or ROOT / "keydom-vapid.pem"))
+    vapid_subject: str = field(default_factory=lambda: os.environ.get("VAPID_SUBJECT", "").strip())
     # False: no background loop; tests call ``Notifier.run_once`` themselves.
     background: bool = True
     clock: Callable[[], float] = time.time

@@ -22,17 +22,19 @@ from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.store.models import Action, Seat
-from app.table.errors import BadRequest, Forbidden
+from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.service import Table, Viewer
 from app.table.tokens import same_hash, token_hash
 
 from . import messages
-from .channels import ASSET, BadChannel, apprise_url, email_channel, service_name, shown
+from .channels import ASSET, PUSH_PREFIX, BadChannel, apprise_url, email_channel, push_channel, service_name, shown
 from .config import NotifyConfig
 from .messages import Message
 from .outgoing import FAILED, REFUSED, Policy
+from . import webpush
+from .webpush import Subscription
 from .sealing import LinkSeal, load_key
-from .tables import OUTBOX, PENDING, PRESENCE, SETTINGS
+from .tables import OUTBOX, PENDING, PRESENCE, PUSH, SETTINGS
 
 log = logging.getLogger("keydom.notify")
 BATCH = 50  # due rows one pass takes on; the next tick takes the rest
@@ -46,9 +48,11 @@ class SeatChannels:
     remind_after_hours: float | None
     link: str | None  # None: sealed with a key this server no longer has
     seen_log: int | None = None  # log lines the seat had seen when it last looked
+    push: tuple[Any, ...] = ()  # this seat's Web Push subscriptions (rows of notify_push)
 
     def channels(self) -> list[str]:
-        return ([email_channel(self.email)] if self.email else []) + list(self.urls)
+        return ([email_channel(self.email)] if self.email else []) + list(self.urls) + \
+            [push_channel(row.id) for row in self.push]
 
 
 class Notifier:
@@ -67,6 +71,8 @@ class Notifier:
         self._stopping = False
         self._background: set[asyncio.Task[None]] = set()
         self.policy: Policy = config.policy()
+        self.vapid = webpush.load_vapid(config.vapid_private_key, config.vapid_key_file)
+        self.push_key = webpush.public_key(self.vapid)
         # Apprise is synchronous: each delivery holds a thread. Several run at once, each
         # with its own deadline, so a destination that never answers delays nobody else.
         # The pool is larger than the number let run at once: a thread still stuck in a
@@ -348,6 +354,7 @@ class Notifier:
     async def _forget(self, game_id: str, seat: int) -> None:
         async with self.db.write() as session:
             await session.execute(delete(SETTINGS).where(SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat))
+            await session.execute(delete(PUSH).where(PUSH.c.game_id == game_id, PUSH.c.seat == seat))
 
     async def _acted_since(self, row: Any) -> bool:
         async with self.db.read() as session:
@@ -412,6 +419,8 @@ class Notifier:
     async def deliver(self, channel: str, message: Message, link: str | None = None) -> str | None:
         """Send one message now; None when it went through, else what the player is told:
         that the policy refused it, or that it failed (never the remote's answer)."""
+        if channel.startswith(PUSH_PREFIX):
+            return await self._push(int(channel[len(PUSH_PREFIX):]), message, link)
         try:
             url = apprise_url(channel, self.config.smtp_url)
         except BadChannel as refusal:
@@ -427,13 +436,41 @@ class Notifier:
                 log.warning("a %s notification took over %g s; given up", service_name(channel), 2 * self.config.send_timeout)
                 return FAILED
 
+    async def _push(self, push_id: int, message: Message, link: str | None) -> str | None:
+        async with self.db.read() as session:
+            row = (await session.execute(select(PUSH).where(PUSH.c.id == push_id))).first()
+        if row is None:
+            return webpush.GONE
+        subscription = Subscription(row.endpoint, row.p256dh, row.auth)
+        assert self.loop is not None
+        async with self._sending:
+            work = self.loop.run_in_executor(
+                self._sender, webpush.send_blocking, subscription, message.subject, message.body, link, self.vapid,
+                self._vapid_subject(link), self.policy, self.config.send_timeout)
+            try:
+                error = await asyncio.wait_for(work, timeout=2 * self.config.send_timeout)
+            except asyncio.TimeoutError:
+                return FAILED
+        if error == webpush.GONE:  # the browser dropped it: stop trying there
+            async with self.db.write() as session:
+                await session.execute(delete(PUSH).where(PUSH.c.id == push_id))
+        return error
+
+    def _vapid_subject(self, link: str | None) -> str:
+        """Who push services may contact: VAPID_SUBJECT, else the server's https address."""
+        if self.config.vapid_subject:
+            return self.config.vapid_subject
+        if link and link.startswith("https://"):
+            return link.split("/g/", 1)[0]
+        return "mailto:keydom@localhost"
+
     async def _record(self, row: Any, error: str | None, final: bool = False) -> None:
         now = self.now()
         attempts = row.attempts + 1
         # A message done with keeps no text: what was said is the recipient's to keep.
         if error is None:
             values: dict[str, Any] = {"status": "sent", "error": None, "body": ""}
-        elif final or attempts >= self.config.max_attempts:
+        elif final or error == webpush.GONE or attempts >= self.config.max_attempts:
             values = {"status": "failed", "error": error, "body": ""}
         else:
             wait = min(self.config.retry_first * 2 ** (attempts - 1), self.config.retry_max)
@@ -449,10 +486,13 @@ class Notifier:
                 SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat))).first()
         if row is None:
             return None
+        async with self.db.read() as session:
+            push = tuple((await session.execute(select(PUSH).where(
+                PUSH.c.game_id == game_id, PUSH.c.seat == seat).order_by(PUSH.c.id))).all())
         where, _, sealed = row.link.rpartition("/")
         token = self.seal.open(game_id, seat, sealed)
         link = f"{where}/{token}" if token else None
-        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, link, row.seen_log)
+        return SeatChannels(row.email, list(row.urls or []), row.remind_after_hours, link, row.seen_log, push)
 
     async def save(self, viewer: Viewer, email: str | None, urls: list[str], remind_after_hours: float | None,
                    root: str, token: str) -> None:
@@ -466,14 +506,54 @@ class Notifier:
         async with self.db.write() as session:
             existing = (await session.execute(select(SETTINGS.c.last_told_at).where(
                 SETTINGS.c.game_id == viewer.game_id, SETTINGS.c.seat == viewer.seat))).first()
+            pushed = (await session.execute(select(PUSH.c.id).where(
+                PUSH.c.game_id == viewer.game_id, PUSH.c.seat == viewer.seat).limit(1))).first()
             await session.execute(delete(SETTINGS).where(
                 SETTINGS.c.game_id == viewer.game_id, SETTINGS.c.seat == viewer.seat))
-            if email or urls:
+            if email or urls or pushed:
                 await session.execute(insert(SETTINGS).values(
                     game_id=viewer.game_id, seat=viewer.seat, email=email, urls=urls,
                     remind_after_hours=remind_after_hours, link=link, updated_at=now, seen_log=seen_log,
                     last_told_at=existing.last_told_at if existing else None))
             else:
+                await session.execute(delete(PENDING).where(
+                    PENDING.c.game_id == viewer.game_id, PENDING.c.seat == viewer.seat))
+
+    async def add_push(self, viewer: Viewer, subscription: Subscription, root: str, token: str) -> None:
+        """Add this browser to the seat's channels (the same browser again: its keys renewed)."""
+        await self._must_be_a_seated_player(viewer)
+        assert viewer.seat is not None
+        now = self.now()
+        async with self.db.write() as session:
+            mine = (await session.execute(select(PUSH.c.id, PUSH.c.endpoint).where(
+                PUSH.c.game_id == viewer.game_id, PUSH.c.seat == viewer.seat).order_by(PUSH.c.id))).all()
+            same = [row.id for row in mine if row.endpoint == subscription.endpoint]
+            if same:
+                await session.execute(update(PUSH).where(PUSH.c.id == same[0]).values(
+                    p256dh=subscription.p256dh, auth=subscription.auth))
+            else:
+                if len(mine) >= webpush.MAX_PER_SEAT:
+                    await session.execute(delete(PUSH).where(PUSH.c.id == mine[0].id))
+                await session.execute(insert(PUSH).values(
+                    game_id=viewer.game_id, seat=viewer.seat, endpoint=subscription.endpoint,
+                    p256dh=subscription.p256dh, auth=subscription.auth, created_at=now))
+        target = await self.seat_channels(viewer.game_id, viewer.seat)
+        if target is None or target.link is None:  # push alone: the seat's link must be kept too
+            await self.save(viewer, target.email if target else None, target.urls if target else [],
+                            target.remind_after_hours if target else None, root, token)
+
+    async def remove_push(self, viewer: Viewer, push_id: int) -> None:
+        """Stop pushing to one browser; with no channel left, notifications are off."""
+        await self._must_be_a_seated_player(viewer)
+        async with self.db.write() as session:
+            gone = await session.execute(delete(PUSH).where(
+                PUSH.c.id == push_id, PUSH.c.game_id == viewer.game_id, PUSH.c.seat == viewer.seat))
+        if gone.rowcount != 1:
+            raise NotFound("This seat has no such push subscription.")
+        target = await self.seat_channels(viewer.game_id, viewer.seat)  # type: ignore[arg-type]
+        if target is not None and not target.channels():
+            await self._forget(viewer.game_id, viewer.seat)  # type: ignore[arg-type]
+            async with self.db.write() as session:
                 await session.execute(delete(PENDING).where(
                     PENDING.c.game_id == viewer.game_id, PENDING.c.seat == viewer.seat))
 

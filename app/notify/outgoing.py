@@ -159,6 +159,14 @@ class Policy:
     def allows_name(self, host: str) -> bool:
         return host.lower().rstrip(".") in self._names
 
+    def listed(self, host: str) -> bool:
+        """The host named this name, or an internal address it lets through, in its list
+        (a service on its own network, which may speak plain http)."""
+        literal = literal_address(host)
+        if literal is not None:
+            return is_internal(literal) and self.allows(literal)
+        return self.allows_name(host)
+
     def _addresses_of(self, name: str) -> set[Address]:
         now = time.monotonic()
         cached = self._resolved.get(name)

@@ -76,6 +76,19 @@ class Clock:
         self.now += seconds
 
 
+def _test_vapid_key() -> str:
+    from cryptography.hazmat.primitives import serialization
+    from py_vapid import Vapid02
+
+    vapid = Vapid02()
+    vapid.generate_keys()
+    return vapid.private_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()).decode()
+
+
+VAPID_KEY = _test_vapid_key()  # one per test session: no key file is written beside the code
+
+
 def quiet_config(clock: Clock, **overrides: Any) -> NotifyConfig:
     """No background loop (the test runs each pass), no environment, a fake clock; the
     outgoing-request policy lets the tests' own receivers on 127.0.0.1 through (tests of
@@ -83,7 +96,7 @@ def quiet_config(clock: Clock, **overrides: Any) -> NotifyConfig:
     values: dict[str, Any] = dict(smtp_url="", host_urls=[], delay=10, quiet=300, tick=1, retry_first=30,
                                   background=False, clock=clock, link_key="a test key",
                                   allowed_hosts=["127.0.0.1"], extra_schemes=[], send_timeout=15, senders=8,
-                                  keep_days=14)
+                                  keep_days=14, vapid_private_key=VAPID_KEY, vapid_subject="mailto:tests@example.org")
     values.update(overrides)
     return NotifyConfig(**values)
 

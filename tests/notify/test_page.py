@@ -86,7 +86,9 @@ def test_the_panel_saves_channels_refuses_bad_ones_and_sends_a_test(server, brow
     for width in (1280, 390):
         page = _page(browser, width)
         page.goto(game["seats"][0]["url"])
-        page.click("#notify-panel summary")
+        assert page.is_visible("#notify-open")  # the bell is in the top bar, in view without scrolling
+        assert page.eval_on_selector("#notify-open", "b => b.getBoundingClientRect().bottom") <= 900
+        page.click("#notify-open")
         page.fill("#notify-urls", "ntfys//missing-colon")
         page.click("#notify-form button[type=submit]")
         page.wait_for_function("document.getElementById('notify-message').textContent.includes('needs a service')")
@@ -102,7 +104,8 @@ def test_the_panel_saves_channels_refuses_bad_ones_and_sends_a_test(server, brow
         page.wait_for_function("document.getElementById('notify-deliveries').textContent.includes('Delivered')")
         assert len(receiver.to(f"ann{width}")) == 1
         assert page.text_content("#notify-state") == "(on: 1 channel)"
-        page.screenshot(path=str(SHOTS / f"notify-panel-{width}.png"), full_page=True)
+        assert page.text_content("#notify-open") == "Notifications on"
+        page.screenshot(path=str(SHOTS / f"notify-panel-{width}.png"))
         width_used = page.evaluate("document.documentElement.scrollWidth")
         assert width_used <= width, "the panel makes the page scroll sideways"
         page.context.close()
@@ -126,3 +129,62 @@ def test_a_failed_delivery_is_shown_on_the_page(server, browser, receiver):  # n
     text = page.text_content("#notify-failed")
     assert text.startswith("The last notification to JSON") and "failed" in text and "Trying again at" in text
     page.context.close()
+
+
+def _seat_settings(server: LiveNotifyServer, game: dict[str, Any], seat: int) -> dict[str, Any]:
+    return httpx.get(f"{server.url}/api/games/{game['id']}/notifications",
+                     headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
+
+
+def test_settings_made_once_are_used_in_every_game_this_browser_joins(server, browser, receiver):  # noqa: F811
+    first, second, third = _game(server), _game(server), _game(server)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(first["seats"][0]["url"])
+    page.click("#notify-open")
+    page.fill("#notify-urls", receiver.url("ann"))
+    assert page.is_checked("#notify-every")  # on by default once chosen
+    page.click("#notify-form button[type=submit]")
+    page.wait_for_function("document.getElementById('notify-message').textContent.startsWith('Saved')")
+    # The next game this browser joins is told the same, with no click.
+    page.goto(second["seats"][0]["url"])
+    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notifications on'")
+    assert _seat_settings(server, second, 0)["urls"] == [receiver.url("ann")]
+    # Unticked: offered in one click instead.
+    page.click("#notify-open")
+    page.uncheck("#notify-every")
+    page.click("#notify-close")
+    page.goto(third["seats"][0]["url"])
+    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notify me as usual?'")
+    assert _seat_settings(server, third, 0)["urls"] == []
+    page.click("#notify-open")
+    assert "ann" in page.text_content("#notify-usual-text") or "json://" in page.text_content("#notify-usual-text")
+    page.screenshot(path=str(SHOTS / "notify-usual-390.png"))
+    page.click("#notify-usual-use")
+    page.wait_for_function("document.getElementById('notify-state').textContent === '(on: 1 channel)'")
+    assert _seat_settings(server, third, 0)["urls"] == [receiver.url("ann")]
+    context.close()
+
+
+def test_the_page_says_why_push_cannot_work_without_https(server, browser):  # noqa: F811
+    """Over plain http from a name other than localhost, browsers refuse push: the panel
+    says so instead of offering a button that fails. (keydom.test is mapped to 127.0.0.1
+    inside the browser: no traffic leaves loopback.)"""
+    from ..browser.conftest import ARGS, CHROMIUM
+
+    game = _game(server)
+    url = game["seats"][0]["url"].replace("127.0.0.1", "keydom.test")
+    chromium = browser.browser_type.launch(executable_path=CHROMIUM, headless=True,
+                                           args=ARGS + ["--host-resolver-rules=MAP keydom.test 127.0.0.1"])
+    try:
+        for width, height in ((1366, 900), (390, 844)):
+            page = chromium.new_page(viewport={"width": width, "height": height})
+            page.goto(url)
+            page.click("#notify-open")
+            assert page.is_disabled("#notify-push")
+            why = page.text_content("#notify-push-why")
+            assert "HTTPS" in why and "keydom.test" in why
+            page.screenshot(path=str(SHOTS / f"notify-no-https-{width}.png"))
+            page.close()
+    finally:
+        chromium.close()
