@@ -1,18 +1,27 @@
 # Keydom: `make run` serves on http://127.0.0.1:8000 ; `make test` runs the whole suite.
+# `make run` installs only what the server needs; the test tools (Playwright, schemathesis,
+# hypothesis...) come with `make test`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+SERVER_STAMP := $(VENV)/.installed-server
 STAMP := $(VENV)/.installed
 
 .PHONY: run test bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+$(SERVER_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $(SERVER_STAMP)
+
+$(STAMP): pyproject.toml $(SERVER_STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(SERVER_STAMP)
 	$(PY) -m app
 
 test: $(STAMP)

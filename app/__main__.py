@@ -46,6 +46,24 @@ def allow_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+def where_friends_connect(settings: Settings) -> str:
+    """The lines ``make run`` prints under its address: which addresses friends can use."""
+    from app.web.reach import friends_can_use, is_loopback
+
+    if settings.public_url:
+        return f"Links are made with PUBLIC_URL: {settings.public_url}"
+    if is_loopback(settings.host):
+        then = friends_can_use("http", settings.port, "0.0.0.0")
+        return (f"Only this computer can open it (HOST={settings.host}). To let friends in, start it with "
+                "HOST=0.0.0.0 make run" + ("; they can then use:\n" + "\n".join(f"  {line}" for line in then)
+                                           if then else "."))
+    found = friends_can_use("http", settings.port, settings.host)
+    if not found:
+        return "This computer has no address another device could use (no network, or only its own)."
+    return "Friends can use:\n" + "\n".join(f"  {line}" for line in found) + \
+        "\n(the host page lets you choose which one links are made with)"
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] in ("export", "import", "backup", "-h", "--help"):
         from app.cli import main as host_command  # export, import, backup (app/cli.py)
@@ -63,6 +81,7 @@ def main() -> None:
     os.environ["KEYDOM_MIGRATED"] = "1"  # the worker processes need not migrate again
     allow_open_files(settings.max_connections + 256)  # plus database, log and listener files
     print(f"Keydom is serving on http://{settings.host}:{settings.port}", flush=True)
+    print(where_friends_connect(settings), flush=True)
     uvicorn.run("app.main:create_app", factory=True, workers=settings.workers, **server_options(settings))
 
 

@@ -38,4 +38,8 @@
   // On the host page: remember the host link (its address is the link).
   const host = document.getElementById("host");
   if (host) remember({ url: location.pathname, title: host.dataset.title, you: "" });
+
+  // After taking or opening a seat: keep its new private link, the only way back to it.
+  const yours = document.getElementById("yours");
+  if (yours) remember({ url: yours.dataset.url, role: "seat", title: yours.dataset.title, you: yours.dataset.you });
 })();

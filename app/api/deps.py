@@ -43,8 +43,12 @@ TokenDep = Annotated[str | None, Depends(bearer_token)]
 
 
 def base_url(request: Request) -> str:
+    """The address links are made with: PUBLIC_URL, else the one the host chose on a host
+    page (app.table.hosting), else the one this request came in on."""
     configured = request.app.state.settings.public_url
-    return configured or str(request.base_url).rstrip("/")
+    table = getattr(request.app.state, "table", None)
+    chosen = table.hosting.link_address if table is not None else ""
+    return configured or chosen or str(request.base_url).rstrip("/")
 
 
 def same_origin(conn: HTTPConnection) -> bool:

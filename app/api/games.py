@@ -55,6 +55,9 @@ class NewGame(BaseModel):
     seed: int | None = Field(default=None, description=("Deal from this seed instead of a fresh server secret, for tests and deliberate "
                                    "replays only: anyone who knows it knows every hidden draw. The game's view says so."))
     options: dict[str, Any] | None = None
+    host_plays: bool = Field(default=False, description=(
+        "The host plays too: each seat's link opens the seat only after its player swaps it for a private link "
+        "(one press on its page), and the host link no longer shows it. Without it the host link opens every seat."))
 
 
 class SeatLinkOut(BaseModel):
@@ -142,7 +145,8 @@ async def list_titles() -> list[dict[str, Any]]:
 @router.post("/games", status_code=201, response_model=CreatedOut, responses=refusals(400, 404, 422, 429))
 async def create_game(body: NewGame, table: TableDep, request: Request) -> CreatedOut:
     await check_create_rate(request)
-    created = await table.create_game(body.title, body.players, body.seed, body.options)
+    created = await table.create_game(body.title, body.players, body.seed, body.options, host_plays=body.host_plays)
+    await table.hosting.link_address_now()
     return created_out(created, base_url(request))
 
 

@@ -22,8 +22,11 @@ class HostedSeatOut(BaseModel):
     seat: int
     name: str | None = Field(description="The player's name; null while the seat waits for a player.")
     open: bool
-    token: str = Field(description="The seat's link secret, shown again from the host link.")
-    url: str
+    token: str | None = Field(description="The seat's link secret, shown again from the host link; null once the "
+                                          "seat's player has a private link of their own (taken from its invite, or "
+                                          "opened in a 'host who plays' game).")
+    url: str | None
+    must_open: bool = Field(description="A 'host who plays' link its player has not opened yet.")
     claimed_at: datetime | None = Field(description="When the seat was taken (null: open, or named at creation).")
     seen_at: datetime | None = Field(description="When the seat's link was last used (to the minute).")
     awaited: bool = Field(description="Play waits for this seat's choice now.")
@@ -42,6 +45,7 @@ class HostedOut(BaseModel):
     waiting_on_open: list[int] = Field(description="Open seats play waits for: send them their invite link.")
     seats: list[HostedSeatOut]
     winners: list[str] | None
+    host_plays: bool = Field(description="Seat links are shown only until each player opens theirs.")
     created_at: datetime
     updated_at: datetime
 
@@ -97,10 +101,10 @@ def _hosted_out(hosted: HostedGame, host_token: str, root: str) -> HostedOut:
         id=hosted.id, title=hosted.title, title_name=hosted.title_name, status=hosted.status,
         host_name=hosted.host_name, url=f"{root}/g/{hosted.id}/host/{host_token}", spectator_url=f"{root}/g/{hosted.id}",
         waiting_on_open=[s.seat for s in hosted.waiting_on_open], winners=hosted.winners,
-        created_at=hosted.created_at, updated_at=hosted.updated_at,
+        host_plays=hosted.host_plays, created_at=hosted.created_at, updated_at=hosted.updated_at,
         seats=[HostedSeatOut(seat=s.seat, name=s.name, open=s.open, token=s.token,
-                             url=f"{root}/g/{hosted.id}/seat/{s.token}", claimed_at=s.claimed_at,
-                             seen_at=s.seen_at, awaited=s.awaited) for s in hosted.seats],
+                             url=f"{root}/g/{hosted.id}/seat/{s.token}" if s.token else None, claimed_at=s.claimed_at,
+                             seen_at=s.seen_at, awaited=s.awaited, must_open=s.must_open) for s in hosted.seats],
     )
 
 
@@ -113,6 +117,7 @@ def _my_game_out(game: MyGame, root: str) -> MyGameOut:
 async def get_hosted(game_id: str, table: TableDep, token: TokenDep, request: Request) -> HostedOut:
     """Every seat's link again, with the host link's secret as the bearer token."""
     host_token = _host_token(token)
+    await table.hosting.link_address_now()
     return _hosted_out(await table.hosting.hosted(game_id, host_token), host_token, base_url(request))
 
 

@@ -37,21 +37,29 @@ class Game(Base):
     # hash of the host link's secret; seat links are derived from it (app/table/hosting.py)
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
     host_name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # who the invite page names
+    # "host who plays": each seat's link is shown on the host page only until its player
+    # opens it and gets a private one (app/table/hosting.py)
+    host_plays: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
 
 
 class Seat(Base):
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    # Two seats of a game never share a name, however it is spelled (name_key: app/table/hosting.py).
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "name_key", name="uq_seats_game_id_name_key"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None: open seat
+    name_key: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the name without case or spaces
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
     link_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # +1 per replaced link
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The link is one the host page shows and this is a "host who plays" game: it opens
+    # nothing until its player swaps it for a private link.
+    must_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
 
 
 class Action(Base):
@@ -76,3 +84,28 @@ class TableLine(Base):
     at_line: Mapped[int] = mapped_column(Integer)
     line: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SpentLink(Base):
+    """A seat link that no longer opens its seat, kept (as a hash) so that whoever follows
+    it is told why: its invite was used (``claimed``), its player swapped it for a private
+    link (``opened``), the host gave the seat a new one (``replaced``) or re-opened it
+    (``reopened``)."""
+
+    __tablename__ = "spent_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    spent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ServerSetting(Base):
+    """Settings the server keeps for itself (the address links are made with)."""
+
+    __tablename__ = "server_settings"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(400))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

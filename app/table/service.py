@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import case, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from app.games import UnknownTitle, get_title
 from app.games.protocol import VIEW_LOG, IllegalAction, State, Title, lines_written, validate_options
@@ -34,7 +35,7 @@ from app.store.models import Action, Game, Seat, TableLine, utcnow
 from .events import TableEvent, TableEvents
 from .seats import Viewer, clean_name
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
-from .hosting import Hosting, TableLines, merge_table_lines
+from .hosting import Hosting, LinkToOpen, TableLines, check_distinct, merge_table_lines, name_clash, name_key
 from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
 
 LOG_PAGE = 200  # most log lines one history request returns
@@ -143,8 +144,10 @@ class Table:
         players: list[str | None],
         seed: int | None = None,
         options: dict[str, Any] | None = None,
+        host_plays: bool = False,
     ) -> CreatedGame:
-        """A new game that starts at once; a None (or blank) name leaves the seat open."""
+        """A new game that starts at once; a None (or blank) name leaves the seat open.
+        ``host_plays``: each seat's link must be opened by its player (hosting.py)."""
         title = _title_or_404(title_id)
         spec = title.TITLE
         if not isinstance(players, list) or not spec.min_players <= len(players) <= spec.max_players:
@@ -152,6 +155,7 @@ class Table:
                 f"{spec.name} needs {spec.min_players}–{spec.max_players} players; got {len(players)}."
             )
         names = [clean_name(n) for n in players]
+        check_distinct(names)
         secret: int | None = None
         if seed is None:
             secret = secrets.randbits(SECRET_BITS)
@@ -171,38 +175,34 @@ class Table:
                 seed=seed, seed_given=secret is None, secret=None if secret is None else f"{secret:064x}",
                 status="active", version=0, snapshot=json.dumps(title.dump(state)),
                 host_hash=token_hash(host_token), host_name=next((n for n in names if n), None),
+                host_plays=host_plays,
             ))
             await session.flush()
             session.add_all(
-                Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token))
+                Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token),
+                     name_key=name_key(link.name) if link.name else None, must_open=host_plays)
                 for link in links
             )
         self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
         return CreatedGame(game_id, spec.id, links, host_token)
 
-    async def claim_seat(self, game_id: str, token: str, name: str) -> None:
-        """An invited friend names an open seat; the link becomes theirs."""
+    async def claim_seat(self, game_id: str, token: str, name: str) -> str:
+        """An invited friend names an open seat; the seat gets a fresh link that is theirs
+        alone (returned), and the invite is spent."""
         cleaned = clean_name(name)
         if not cleaned:
             raise BadRequest("Please type a name to take this seat.")
-        async with self.db.write() as session:
-            seat = await self._seat_for_token(session, game_id, token)
-            if seat.name:
-                raise Forbidden(f"This seat is already taken by {seat.name}.")
-            # Conditional on the seat still being open: of two claims at the same moment
-            # (on PostgreSQL both may have read it open) exactly one matches.
-            claimed = await session.execute(
-                update(SEATS).where(SEATS.c.id == seat.id, SEATS.c.name.is_(None)).values(name=cleaned)
-            )
-            if claimed.rowcount != 1:
-                taken = (await session.execute(select(Seat.name).where(Seat.id == seat.id))).scalar_one()
-                raise Forbidden(f"This seat is already taken by {taken}.")
-            await self.hosting.seat_claimed(session, game_id, seat.seat, cleaned)
-            self.cache.names.pop(game_id, None)
-            await self.hub.notify_in_transaction(session, game_id, -1)
+        try:
+            async with self.db.write() as session:
+                taken = await self.hosting.take_seat(session, game_id, token, cleaned)
+                self.cache.names.pop(game_id, None)
+                await self.hub.notify_in_transaction(session, game_id, -1)
+        except IntegrityError as error:  # another seat took this name at the same moment
+            raise name_clash(error, cleaned) or error from None
         await self.hub.publish(game_id, -1)
-        self.events.publish(TableEvent("claim", game_id, None, seat.seat))
+        self.events.publish(TableEvent("claim", game_id, None, taken.seat))
+        return taken.private
 
     async def ping(self) -> None:
         async with self.db.read() as session:
@@ -253,6 +253,9 @@ class Table:
         )).scalar_one_or_none()
         if seat is None or seat.game_id != game_id or not same_hash(seat.token_hash, digest):
             raise Forbidden("That link or token does not belong to a seat in this game.")
+        if seat.must_open and seat.name is not None:
+            raise LinkToOpen(f"Open this link in a browser first: seat {seat.seat + 1} then gets a private link "
+                             "of its own, which the host's page cannot open.")
         return seat
 
     # --- Looking at a game ---

@@ -8,6 +8,7 @@ import hmac
 import secrets
 
 TOKEN_BYTES = 24  # 192 bits
+TOKEN_LENGTH = 32  # characters of a seat or host link secret (24 bytes, URL-safe base64)
 
 
 def new_token() -> str:

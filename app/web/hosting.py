@@ -1,24 +1,32 @@
-"""The host page: every seat's link again, who took which seat and when each last looked;
-forms to replace a seat's link, rename or re-open a seat (each answers with a redirect)."""
+"""The host page: every seat's link again (with a QR code), who took which seat and when
+each last looked, whether the links can reach anyone but this machine; forms to replace a
+seat's link, rename or re-open a seat, and choose the address links are made with (each
+answers with a redirect)."""
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from datetime import datetime, timezone
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.api.deps import SeatIndex, TableDep, base_url
-from app.table.errors import BadRequest
+from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.hosting import HostedGame
 
+from . import reach
 from .forms import refuse_cross_site, text_form
-from .pages import templates
+from .pages import broken_link_page, templates
+from .qr import seat_qr
 
 router = APIRouter(include_in_schema=False)
 NO_STORE = {"Cache-Control": "no-store"}  # the page holds every seat's secret
 DONE = {"link": "Seat {n} has a new link; the old one no longer opens anything.",
-        "name": "Seat {n} is renamed.", "reopen": "Seat {n} is open again: its link is an invite now."}
+        "name": "Seat {n} is renamed.", "reopen": "Seat {n} is open again: its link is an invite now.",
+        "address": "Links are now made with the address you chose."}
+_HOST_PORT = re.compile(r"[A-Za-z0-9.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
 
 def ago(moment: datetime | None, now: datetime | None = None) -> str:
@@ -38,13 +46,42 @@ def ago(moment: datetime | None, now: datetime | None = None) -> str:
 templates.env.filters["ago"] = ago
 
 
+def link_reach(request: Request) -> reach.Reach:
+    """Where this server's links lead, and which of its own addresses could do better."""
+    settings = request.app.state.settings
+    chosen = request.app.state.table.hosting.link_address
+    source = "public_url" if settings.public_url else "chosen" if chosen else "request"
+    return reach.judge(base_url(request), source, settings.host, settings.port)
+
+
+def may_choose_address(request: Request) -> bool:
+    """The link address is the whole server's: it may be changed from this machine or its
+    local network (or VPN) only, never from the internet, and not when PUBLIC_URL is set."""
+    if request.app.state.settings.public_url or request.client is None:
+        return False
+    try:
+        client = ipaddress.ip_address(request.client.host)
+    except ValueError:
+        return False
+    return reach.address_kind(client) in ("this-machine", "lan", "vpn", "link-local")
+
+
+def _request_root(request: Request) -> str | None:
+    """The address this page was opened with, if it looks like one (it is offered as a choice)."""
+    host = request.headers.get("host", "")
+    return f"{request.url.scheme}://{host}" if _HOST_PORT.fullmatch(host) else None
+
+
 def _host_page(request: Request, hosted: HostedGame, host_token: str, error: str | None = None,
                done: str | None = None, status: int = 200) -> Response:
     root = base_url(request)
+    seat_url = {s.seat: f"{root}/g/{hosted.id}/seat/{s.token}" for s in hosted.seats if s.token}
     context = {
-        "game": hosted, "host_token": host_token, "error": error, "done": done,
-        "seat_url": {s.seat: f"{root}/g/{hosted.id}/seat/{s.token}" for s in hosted.seats},
+        "game": hosted, "host_token": host_token, "error": error, "done": done, "seat_url": seat_url,
+        "seat_qr": {seat: seat_qr(url) for seat, url in seat_url.items()},
         "host_url": f"{root}/g/{hosted.id}/host/{host_token}", "spectator_url": f"{root}/g/{hosted.id}",
+        "reach": link_reach(request), "may_choose": may_choose_address(request),
+        "this_page": _request_root(request),
     }
     return templates.TemplateResponse(request, "host.html", context, status_code=status, headers=NO_STORE)
 
@@ -52,9 +89,32 @@ def _host_page(request: Request, hosted: HostedGame, host_token: str, error: str
 @router.get("/g/{game_id}/host/{host_token}", response_class=HTMLResponse)
 async def host_page(request: Request, game_id: str, host_token: str, table: TableDep,
                     done: str | None = None, seat: int | None = None) -> Response:
-    hosted = await table.hosting.hosted(game_id, host_token)
-    message = DONE[done].format(n=seat + 1) if done in DONE and seat is not None and seat >= 0 else None
+    await table.hosting.link_address_now()
+    try:
+        hosted = await table.hosting.hosted(game_id, host_token)
+    except (Forbidden, NotFound):
+        return broken_link_page(request, await table.hosting.explain_link(game_id, host_token, role="host"))
+    message = (DONE[done].format(n=(seat or 0) + 1) if done in DONE and (done == "address" or seat is not None and seat >= 0)
+               else None)
     return _host_page(request, hosted, host_token, done=message)
+
+
+@router.post("/g/{game_id}/host/{host_token}/link-address")
+async def choose_link_address(request: Request, game_id: str, host_token: str, table: TableDep) -> Response:
+    """Make links with one of this machine's addresses (or, with an empty choice, with the
+    address each page is opened with)."""
+    refuse_cross_site(request)
+    if not may_choose_address(request):
+        raise Forbidden("The address links are made with can be changed only from this computer or its local "
+                        "network, and not at all when the server's PUBLIC_URL is set.")
+    chosen = (await text_form(request)).get("address", "")
+    offered = {a.url for a in link_reach(request).candidates} | {_request_root(request)}
+    if chosen and chosen not in offered:
+        hosted = await table.hosting.hosted(game_id, host_token)
+        return _host_page(request, hosted, host_token, status=422,
+                          error="That address is not one of this computer's: choose one of the addresses listed.")
+    await table.hosting.choose_link_address(game_id, host_token, chosen)
+    return RedirectResponse(f"/g/{game_id}/host/{host_token}?done=address#links-reach", status_code=303)
 
 
 async def _then_back(request: Request, table: TableDep, game_id: str, host_token: str, seat: int, done: str,

@@ -8,23 +8,36 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.api.deps import TableDep, TokenDep
+from app.api.deps import TableDep, TokenDep, base_url
 from app.api.ratelimit import check_create_rate
 from app.games import LISTINGS, get_title, is_playable
 from app.settings import ROOT
-from app.table.errors import BadRequest, NotFound
+from app.table.errors import BadRequest, Forbidden, NotFound
+from app.table.hosting import BrokenLink, LinkToOpen
 
 from .forms import refuse_cross_site, text_form
+from .qr import seat_qr
 from .render import game_context, title_content
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
 
 
+NO_STORE = {"Cache-Control": "no-store"}  # pages that carry a seat's secret
+
+
 def error_page(request: Request, status: int, message: str) -> HTMLResponse:
     return templates.TemplateResponse(
-        request, "error.html", {"status": status, "message": message}, status_code=status
+        request, "error.html", {"status": status, "message": message, "broken": None}, status_code=status
     )
+
+
+def broken_link_page(request: Request, broken: BrokenLink) -> HTMLResponse:
+    """A link that opens nothing says what happened to it and what to do."""
+    status = 404 if broken.kind == "no-game" else 403
+    return templates.TemplateResponse(
+        request, "error.html", {"status": status, "message": broken.message, "broken": broken},
+        status_code=status, headers=NO_STORE)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -51,7 +64,7 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
     try:
         form = await text_form(request)
         players, options, seed = _read_new_game_form(spec, form)
-        created = await table.create_game(title_id, players, seed, options)
+        created = await table.create_game(title_id, players, seed, options, host_plays=form.get("host_plays") == "on")
     except BadRequest as refusal:
         return templates.TemplateResponse(
             request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message}, status_code=422
@@ -87,30 +100,74 @@ async def spectate(request: Request, game_id: str, table: TableDep) -> Response:
 
 @router.get("/g/{game_id}/seat/{token}", response_class=HTMLResponse)
 async def play(request: Request, game_id: str, token: str, table: TableDep) -> Response:
-    view = await table.view(await table.viewer(game_id, token))
-    headers = {"Cache-Control": "no-store"}
+    try:
+        view = await table.view(await table.viewer(game_id, token))
+    except LinkToOpen:
+        return await _open_page(request, table, game_id, token)
+    except (Forbidden, NotFound):
+        return broken_link_page(request, await table.hosting.explain_link(game_id, token))
     me = view["seats"][view["seat"]]
     if me["open"]:
-        invite = await table.hosting.invitation(game_id, view["seat"])
-        return templates.TemplateResponse(
-            request, "claim.html", {"view": view, "invite": invite, "token": token, "error": None}, headers=headers
-        )
-    return templates.TemplateResponse(request, "game.html", game_context(view, token=token), headers=headers)
+        return await _claim_page(request, table, view, token)
+    return templates.TemplateResponse(request, "game.html", game_context(view, token=token), headers=NO_STORE)
+
+
+async def _claim_page(request: Request, table: TableDep, view: dict[str, Any], token: str,
+                      error: str | None = None, name: str = "") -> Response:
+    invite = await table.hosting.invitation(view["id"], view["seat"])
+    context = {"view": view, "invite": invite, "token": token, "error": error, "name": name}
+    return templates.TemplateResponse(request, "claim.html", context, status_code=422 if error else 200,
+                                      headers=NO_STORE)
 
 
 @router.post("/g/{game_id}/seat/{token}/claim")
 async def claim(request: Request, game_id: str, token: str, table: TableDep) -> Response:
     refuse_cross_site(request)
+    name = ""
     try:
         form = await text_form(request)
-        await table.claim_seat(game_id, token, form.get("name", ""))
+        name = form.get("name", "")
+        private = await table.claim_seat(game_id, token, name)
     except BadRequest as refusal:
         view = await table.view(await table.viewer(game_id, token))
-        invite = await table.hosting.invitation(game_id, view["seat"])
-        return templates.TemplateResponse(request, "claim.html",
-                                          {"view": view, "invite": invite, "token": token, "error": refusal.message},
-                                          status_code=422)
-    return RedirectResponse(f"/g/{game_id}/seat/{token}", status_code=303)
+        return await _claim_page(request, table, view, token, refusal.message, name[:40])
+    except (Forbidden, NotFound):  # taken a moment ago, or the link was spent or replaced
+        return broken_link_page(request, await table.hosting.explain_link(game_id, token))
+    # The invite is spent: the seat now answers to a link that only this player has.
+    return RedirectResponse(f"/g/{game_id}/seat/{private}/yours", status_code=303)
+
+
+async def _open_page(request: Request, table: TableDep, game_id: str, token: str) -> Response:
+    """A "host who plays" seat link, not yet opened: one press swaps it for a private one
+    (a press, not the visit itself, so a chat app previewing the link does not spend it)."""
+    invite = await table.hosting.invitation(game_id, None, token=token)
+    return templates.TemplateResponse(request, "claim.html", {"invite": invite, "token": token, "to_open": True,
+                                                              "error": None, "name": ""}, headers=NO_STORE)
+
+
+@router.post("/g/{game_id}/seat/{token}/open")
+async def open_seat(request: Request, game_id: str, token: str, table: TableDep) -> Response:
+    refuse_cross_site(request)
+    try:
+        private = await table.hosting.open_seat(game_id, token)
+    except (Forbidden, NotFound):
+        return broken_link_page(request, await table.hosting.explain_link(game_id, token))
+    return RedirectResponse(f"/g/{game_id}/seat/{private}/yours", status_code=303)
+
+
+@router.get("/g/{game_id}/seat/{token}/yours", response_class=HTMLResponse)
+async def seat_is_yours(request: Request, game_id: str, token: str, table: TableDep) -> Response:
+    """After taking or opening a seat: its private link, to bookmark (the host cannot show
+    it again); this browser keeps it under "Your games"."""
+    try:
+        view = await table.view(await table.viewer(game_id, token))
+    except (Forbidden, NotFound):
+        return broken_link_page(request, await table.hosting.explain_link(game_id, token))
+    me = view["seats"][view["seat"]]
+    link = f"{base_url(request)}/g/{game_id}/seat/{token}"
+    return templates.TemplateResponse(request, "yours.html", {
+        "view": view, "me": me, "link": link, "title_name": get_title(view["title"]).TITLE.name,
+        "qr": seat_qr(link)}, headers=NO_STORE)
 
 
 @router.get("/g/{game_id}/fragment", response_class=HTMLResponse)

@@ -1,6 +1,9 @@
 """A host creates a game with the form and lands on the host page (reloading creates
-nothing); a friend takes the open seat from the invite page; "Your games" lists the game
-with whose turn it is; the host replaces a seat's link and the old one stops."""
+nothing), which says its loopback links reach nobody else and shows each link's QR code; a
+friend takes the open seat from the invite page (not with a name already taken) and gets a
+private link to bookmark, after which the invite says the seat is taken; "Your games" lists
+the game with whose turn it is; the host replaces a seat's link and the old one explains
+itself; broken links say what happened."""
 
 from __future__ import annotations
 
@@ -17,11 +20,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def shoot(page, name: str) -> None:
     """Screenshots at a desktop and a phone width, for a person to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
-    for width, height in ((1280, 900), (390, 844)):
+    for width, height in ((1366, 900), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(ARTIFACTS / f"host-flow-{name}-{width}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} scrolls sideways at {width}px"
-    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_viewport_size({"width": 1366, "height": 900})
 
 
 def seat_link(host, seat: int) -> str:
@@ -29,7 +32,7 @@ def seat_link(host, seat: int) -> str:
 
 
 def test_host_page_invite_and_your_games(live_server, browser):
-    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    host_ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     host = host_ctx.new_page()
     host.goto(live_server.url + "/")
     host.click("[data-title=tiny-towns] >> text=New game")
@@ -51,6 +54,12 @@ def test_host_page_invite_and_your_games(live_server, browser):
     host.reload()
     assert host.url == host_url and [seat_link(host, s) for s in range(3)] == links
     game_id = host_url.split("/g/")[1].split("/")[0]
+    # The links say 127.0.0.1: the page says friends cannot open them, and what to do.
+    reach = host.locator("#links-reach")
+    assert "Friends cannot open these links yet" in reach.inner_text()
+    assert "HOST=0.0.0.0 make run" in reach.inner_text()
+    host.click("#seat-0 details.qr summary")
+    assert host.locator("#seat-0 details.qr img").is_visible()
     shoot(host, "host-page")
 
     # Cy takes the open seat from the invite page.
@@ -61,11 +70,29 @@ def test_host_page_invite_and_your_games(live_server, browser):
     assert "Ann invites you to play Tiny Towns" in invite and "Ann, Bob" in invite
     assert friend.locator(".invite a[href='/rules/tiny-towns']").count() == 1
     shoot(friend, "invite")
+    friend.fill("input[name=name]", " BOB")  # Bob already sits at the table
+    friend.click("button[type=submit]")
+    assert "too close to Bob" in friend.locator("[role=alert]").inner_text()
     friend.fill("input[name=name]", "Cy")
     friend.click("button[type=submit]")
+    # The seat is Cy's, with a private link of its own to bookmark; the invite is spent.
+    friend.wait_for_selector("#yours")
+    assert "Seat 3 is yours, Cy" in friend.locator("h1").inner_text()
+    private = friend.locator("#yours input").input_value()
+    assert private != links[2] and f"/g/{game_id}/seat/" in private
+    friend.wait_for_function("JSON.parse(localStorage.getItem('keydom.games') || '[]').length > 0")
+    kept = friend.evaluate("JSON.parse(localStorage.getItem('keydom.games'))")
+    assert [g["url"] for g in kept] == [private.removeprefix(live_server.url)]
+    shoot(friend, "yours")
+    friend.click("text=Go to the game")
     friend.wait_for_selector(".status-line")
     assert "You are Cy" in friend.locator(".status-line").inner_text()
     assert "Cy takes seat 3" in friend.locator(".log").inner_text()
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    other.goto(links[2])
+    spent = other.locator("main").inner_text()
+    assert "Seat 3 is taken" in spent and "Cy took seat 3" in spent and other.locator("form").count() == 0
+    shoot(other, "spent-invite")
 
     # Her device lists the game with whose turn it is (Ann holds the Master Builder's hammer).
     # (game.js is deferred: wait until it has kept the link before leaving the page.)
@@ -92,20 +119,28 @@ def test_host_page_invite_and_your_games(live_server, browser):
     host.reload()
     cy = host.locator("#seat-2").inner_text()
     assert "Cy" in cy and "Took the seat just now" in cy and "Last looked: just now" in cy
+    assert "Cy has a private link of their own" in cy and private not in host.content()
     assert "Last looked: never" in host.locator("#seat-1").inner_text()
 
     # Bob lost his link: the host gives seat 2 a new one; the old one stops at once.
     bob = browser.new_context().new_page()
     bob.goto(links[1])
     assert "You are Bob" in bob.locator(".status-line").inner_text()
-    host.click("#seat-1 summary")
+    host.click("#seat-1 .seat-tools summary")
     host.click("#seat-1 >> text=New link")
     host.wait_for_selector("text=Seat 2 has a new link")
     new_link = seat_link(host, 1)
     assert new_link != links[1]
     bob.wait_for_selector("#connection:not([hidden])")  # his open page is told at once
     bob.goto(links[1])
-    assert "does not belong" in bob.locator("main").inner_text()
+    assert "The host gave this seat a new link — ask Ann for it." in bob.locator("main").inner_text()
+    shoot(bob, "replaced-link")
+    bob.goto(links[1][:-6])
+    assert "This link is cut short" in bob.locator("main").inner_text()
+    shoot(bob, "cut-link")
+    bob.goto(live_server.url + "/g/nosuchgame/seat/" + links[1].rsplit("/", 1)[1])
+    assert "No such game here" in bob.locator("main").inner_text()
+    shoot(bob, "no-game")
     bob.goto(new_link)
     assert "You are Bob" in bob.locator(".status-line").inner_text()
 

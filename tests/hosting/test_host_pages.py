@@ -70,7 +70,7 @@ async def test_host_form_refusals_show_the_page_again(client):
     cross_site = await client.post(f"{host_path}/seat/0/new-link", headers={"Origin": "http://evil.example"})
     assert cross_site.status_code == 403 and "another site" in cross_site.text
     wrong = await client.get(host_path[:-4] + "abcd")
-    assert wrong.status_code == 403 and "host link does not belong" in wrong.text
+    assert wrong.status_code == 403 and "This is not the host link of game" in wrong.text
     no_seat = await client.post(f"{host_path}/seat/9/reopen", headers=SAME_SITE)
     assert no_seat.status_code == 404 and "no seat 10" in no_seat.text
 

@@ -48,7 +48,7 @@ async def test_a_replaced_link_stops_in_the_other_process_too(pg_url):
 async def test_the_hosting_migration_goes_down_and_up_with_games_in_it(sqlite_url):
     table = Table(Database(sqlite_url), Hub())
     game = await table.create_game("tiny-towns", ["Ann", None], seed=4)
-    await table.claim_seat(game.id, game.seats[1].token, "Bob")
+    bobs = await table.claim_seat(game.id, game.seats[1].token, "Bob")
     await table.db.dispose()
     downgrade(sqlite_url, "0005")
     upgrade(sqlite_url)
@@ -60,7 +60,7 @@ async def test_the_hosting_migration_goes_down_and_up_with_games_in_it(sqlite_ur
         assert [(s.name, s.link_generation, s.claimed_at) for s in seats] == [("Ann", 0, None), ("Bob", 0, None)]
         assert lines == 0
         # A game from before the host link: it plays on; it simply has no host page.
-        assert (await table.viewer(game.id, game.seats[1].token)).seat == 1
+        assert (await table.viewer(game.id, bobs)).seat == 1
         try:
             await table.hosting.hosted(game.id, game.host_token)
             raise AssertionError("a game without a stored host hash opened a host page")

@@ -100,8 +100,9 @@ async def test_two_simultaneous_claims_of_one_seat_exactly_one_wins(database_url
                     one.claim_seat(game.id, seat.token, a), two.claim_seat(game.id, seat.token, b),
                     return_exceptions=True,
                 )
-                won = [name for name, outcome in zip((a, b), outcomes) if outcome is None]
-                lost = [outcome for outcome in outcomes if outcome is not None]
+                # the winner gets the seat's new private link; the loser is told who won
+                won = [name for name, outcome in zip((a, b), outcomes) if isinstance(outcome, str)]
+                lost = [outcome for outcome in outcomes if not isinstance(outcome, str)]
                 assert len(won) == 1, f"contest {contests}: {outcomes}"
                 assert len(lost) == 1 and isinstance(lost[0], Forbidden), f"contest {contests}: {outcomes}"
                 assert f"already taken by {won[0]}" in lost[0].message

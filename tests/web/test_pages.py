@@ -75,9 +75,12 @@ async def test_open_seat_is_claimed_by_typing_a_name(client):
     empty = await client.post(open_link + "/claim", data={"name": "  "}, headers={"Origin": "http://testserver"})
     assert empty.status_code == 422 and "type a name" in empty.text
     claimed = await client.post(open_link + "/claim", data={"name": "Zoë"}, headers={"Origin": "http://testserver"})
-    assert claimed.status_code == 303
-    game_page = await client.get(open_link)
+    assert claimed.status_code == 303 and claimed.headers["location"].endswith("/yours")
+    private = claimed.headers["location"].removesuffix("/yours")
+    game_page = await client.get(private)
     assert "You are <strong>Zoë</strong>" in game_page.text
+    spent = await client.get(open_link)  # the invite is spent: it says who took the seat
+    assert spent.status_code == 403 and "Zoë took seat 2" in spent.text
     again = await client.post(open_link + "/claim", data={"name": "Mallory"}, headers={"Origin": "http://testserver"})
     assert again.status_code == 403
 
@@ -98,7 +101,7 @@ async def test_unknown_game_and_bad_seat_link_show_error_pages(client):
     assert missing.status_code == 404 and "no game" in missing.text
     created = (await client.post("/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"]})).json()
     wrong = await client.get(f"/g/{created['id']}/seat/not-a-token")
-    assert wrong.status_code == 403 and "does not belong" in wrong.text
+    assert wrong.status_code == 403 and "This link is cut short" in wrong.text
     nowhere = await client.get("/no/such/page")
     assert nowhere.status_code == 404 and "<html" in nowhere.text
 
