@@ -48,7 +48,7 @@ def allow_open_files(wanted: int) -> None:
 
 def where_friends_connect(settings: Settings) -> str:
     """The lines ``make run`` prints under its address: which addresses friends can use."""
-    from app.web.reach import friends_can_use, is_loopback
+    from app.reach import friends_can_use, is_loopback
 
     if settings.public_url:
         return f"Links are made with PUBLIC_URL: {settings.public_url}"

@@ -16,15 +16,16 @@ ALLOWED: dict[str, set[str]] = {
     "settings": set(),
     "logs": set(),
     "wire": set(),
+    "reach": set(),  # this machine's own addresses, for links that reach friends
     "store": {"settings"},
     "hub": {"settings", "store"},
     "table": {"games", "store", "hub", "settings"},
     "notify": {"table", "games", "store", "hub", "settings", "logs"},
     "api": {"table", "notify", "games", "store", "hub", "settings", "wire", "logs"},
-    "web": {"api", "table", "notify", "games", "store", "settings", "wire"},
+    "web": {"api", "table", "notify", "games", "store", "settings", "wire", "reach"},
     "main": {"api", "web", "table", "notify", "games", "store", "hub", "settings", "logs", "wire"},
     "cli": {"table", "store", "hub", "settings"},
-    "__main__": {"api", "main", "settings", "store", "cli"},
+    "__main__": {"api", "main", "settings", "store", "cli", "reach"},
 }
 
 

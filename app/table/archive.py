@@ -28,6 +28,7 @@ from app.games.protocol import IllegalAction, lines_written, validate_options
 from app.store.models import Action, Game, Seat
 
 from .errors import BadRequest, Forbidden, NotFound, Unauthorized
+from .hosting import name_key
 from .seats import clean_name
 from .service import CreatedGame, SeatLink, Table
 from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
@@ -101,7 +102,8 @@ class Archive:
                 host_hash=token_hash(host_token), host_name=next((n for n in players if n), None),
             ))
             await session.flush()
-            session.add_all(Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token))
+            session.add_all(Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token),
+                                 name_key=name_key(link.name) if link.name else None)
                             for link in links)
             session.add_all(Action(game_id=game_id, seq=seq, seat=action["seat"], option=action["option"],
                                    log=lines, created_at=_when(action.get("at")))
@@ -137,7 +139,7 @@ def _read(document: Any) -> tuple[Any, list[str | None], dict[str, Any], int, li
         raise BadRequest(f"{spec.name} is for {spec.min_players}–{spec.max_players} players; "
                          "the export's \"players\" does not fit.")
     names = [clean_name(n) for n in players]
-    taken = [n.casefold() for n in names if n]
+    taken = [name_key(n) for n in names if n]  # the table's own rule: case and spaces ignored
     if len(taken) != len(set(taken)):
         raise BadRequest("Two players in the export share a name; names must tell players apart.")
     try:

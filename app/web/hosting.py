@@ -12,11 +12,11 @@ from datetime import datetime, timezone
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app import reach
 from app.api.deps import SeatIndex, TableDep, base_url
 from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.hosting import HostedGame
 
-from . import reach
 from .forms import refuse_cross_site, text_form
 from .pages import broken_link_page, templates
 from .qr import seat_qr

@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from app.__main__ import where_friends_connect
 from app.settings import Settings
-from app.web import reach
+from app import reach
 
 from .support import SAME_SITE, bearer, create, table_of
 
