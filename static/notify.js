@@ -55,9 +55,11 @@
     if (!panel.open) panel.showModal();
   }
 
-  function bellState(text, mood) {
+  function bellState(text, mood, explained) {
     bellText.textContent = text;
+    bell.setAttribute("aria-label", text); // on a phone only the bell shows
     bell.dataset.mood = mood;
+    bell.title = explained;
   }
 
   // --- The seat's channels ---
@@ -69,6 +71,7 @@
     const where = d.service === "push" ? "this seat's browser (push)" : d.service + " (" + d.channel + ")";
     if (d.ok) return "Delivered to " + where + " " + when(d.at) + (d.kind === "test" ? " (test)" : "") + ".";
     let line = "The last " + (d.kind === "test" ? "test " : "") + "notification to " + where + " failed: " + d.error;
+    if (!/[.!?]$/.test(line)) line += ".";
     if (d.retry_at) line += " Trying again at " + when(d.retry_at) + ".";
     else if (d.gave_up) line += " Keydom has stopped trying; check the settings.";
     return line;
@@ -102,9 +105,11 @@
     const problem = (settings.deliveries || []).find(function (d) { return !d.ok && d.kind !== "test"; });
     failed.hidden = !problem;
     failed.textContent = problem ? describe(problem) + " (Notifications…)" : "";
-    if (problem) bellState("Notifications: a message failed", "bad");
-    else if (count) bellState("Notifications on", "on");
-    else bellState(usual() ? "Notify me as usual?" : "Notify me", "off");
+    if (problem) bellState("Notify: failed", "bad", "The last turn message could not be delivered: open to see why.");
+    else if (count) bellState("Notifying", "on", "Turn messages are on for this seat (" + count + " channel" +
+                              (count > 1 ? "s" : "") + "): open to change them.");
+    else if (usual()) bellState("Notify as usual?", "off", "Turn on your usual notification settings for this game.");
+    else bellState("Notify me", "off", "Be told when it is your turn: on this device, by e-mail or a notification service.");
     showPush();
     showUsual();
   }

@@ -104,7 +104,7 @@ def test_the_panel_saves_channels_refuses_bad_ones_and_sends_a_test(server, brow
         page.wait_for_function("document.getElementById('notify-deliveries').textContent.includes('Delivered')")
         assert len(receiver.to(f"ann{width}")) == 1
         assert page.text_content("#notify-state") == "(on: 1 channel)"
-        assert page.text_content("#notify-open") == "Notifications on"
+        assert page.text_content("#notify-open") == "Notifying"
         page.screenshot(path=str(SHOTS / f"notify-panel-{width}.png"))
         width_used = page.evaluate("document.documentElement.scrollWidth")
         assert width_used <= width, "the panel makes the page scroll sideways"
@@ -123,12 +123,18 @@ def test_a_failed_delivery_is_shown_on_the_page(server, browser, receiver):  # n
     assert server.run_pass_blocking() == 0  # not due yet (the delay)
     server.app.state.notify_config.clock.advance(10)
     assert server.run_pass_blocking() == 1
-    page = _page(browser)
-    page.goto(game["seats"][1]["url"])
-    page.wait_for_selector("#notify-failed:not([hidden])")
-    text = page.text_content("#notify-failed")
-    assert text.startswith("The last notification to JSON") and "failed" in text and "Trying again at" in text
-    page.context.close()
+    for width in (1366, 390):
+        page = _page(browser, width)
+        page.goto(game["seats"][1]["url"])
+        page.wait_for_selector("#notify-failed:not([hidden])")
+        text = page.text_content("#notify-failed")
+        assert text.startswith("The last notification to JSON") and "failed: delivery failed" in text
+        assert "Trying again at" in text
+        # Said where the player looks: at the top of the page, and on the bell.
+        assert page.eval_on_selector("#notify-failed", "p => p.getBoundingClientRect().top") < 300
+        assert page.text_content("#notify-open") == "Notify: failed"
+        page.screenshot(path=str(SHOTS / f"notify-failed-{width}.png"))
+        page.context.close()
 
 
 def _seat_settings(server: LiveNotifyServer, game: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -148,14 +154,14 @@ def test_settings_made_once_are_used_in_every_game_this_browser_joins(server, br
     page.wait_for_function("document.getElementById('notify-message').textContent.startsWith('Saved')")
     # The next game this browser joins is told the same, with no click.
     page.goto(second["seats"][0]["url"])
-    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notifications on'")
+    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notifying'")
     assert _seat_settings(server, second, 0)["urls"] == [receiver.url("ann")]
     # Unticked: offered in one click instead.
     page.click("#notify-open")
     page.uncheck("#notify-every")
     page.click("#notify-close")
     page.goto(third["seats"][0]["url"])
-    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notify me as usual?'")
+    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notify as usual?'")
     assert _seat_settings(server, third, 0)["urls"] == []
     page.click("#notify-open")
     assert "ann" in page.text_content("#notify-usual-text") or "json://" in page.text_content("#notify-usual-text")
