@@ -157,3 +157,42 @@ def test_host_page_invite_and_your_games(live_server, browser):
     shoot(host, "home-host")
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_host_who_plays_sees_each_link_only_until_it_is_opened(live_server, browser):
+    """The new-game page says what the host link opens; with "I play too", Bob's link asks
+    for one press, gives him a private link, and the host page stops showing his seat."""
+    host_ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    host = host_ctx.new_page()
+    host.goto(live_server.url + "/new/tiny-towns")
+    assert "whoever holds it can open every player's screen" in host.locator(".host-plays").inner_text()
+    host.fill("input[name=name0]", "Ann")
+    host.fill("input[name=name1]", "Bob")
+    host.check("input[name=host_plays]")
+    shoot(host, "new-game")
+    host.click("button[type=submit]")
+    host.wait_for_url(re.compile(r"/g/[a-z0-9]+/host/"))
+    assert "You play too" in host.locator(".host-note").inner_text()
+    bob_link = seat_link(host, 1)
+    assert "Shown until Bob opens it" in host.locator("#seat-1").inner_text()
+
+    bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    bob.goto(bob_link)
+    assert "Bob, your seat in Tiny Towns" in bob.locator("h1").inner_text()
+    shoot(bob, "open-your-seat")
+    bob.click("text=Open my seat (Bob)")
+    bob.wait_for_selector("#yours")
+    private = bob.locator("#yours input").input_value()
+    assert private != bob_link
+    bob.click("text=Go to the game")
+    bob.wait_for_selector(".status-line")
+    assert "You are Bob" in bob.locator(".status-line").inner_text()
+
+    host.reload()
+    seat = host.locator("#seat-1").inner_text()
+    assert "Bob has a private link of their own (they opened the seat)" in seat
+    assert host.locator("#seat-1 .seat-link").count() == 0 and private not in host.content()
+    shoot(host, "host-plays-page")
+    bob.goto(bob_link)
+    assert "Bob opened seat 2" in bob.locator("main").inner_text()
+    host_ctx.close()
