@@ -86,6 +86,10 @@
     const item = el("li", "my-game gone");
     item.appendChild(el("strong", "", kept.title || "A game"));
     item.appendChild(el("span", "turn", "This link no longer opens a game (it was replaced, or the game is gone)."));
+    // The link's own page says what happened to it (replaced, seat re-opened...) and whom to ask.
+    const why = el("a", "why", "What happened?");
+    why.href = kept.url;
+    item.appendChild(why);
     const tools = el("span", "tools");
     const button = el("button", "button remove", "Remove");
     button.type = "button";

@@ -141,6 +141,11 @@ def test_host_page_invite_and_your_games(live_server, browser):
     bob.goto(live_server.url + "/g/nosuchgame/seat/" + links[1].rsplit("/", 1)[1])
     assert "No such game here" in bob.locator("main").inner_text()
     shoot(bob, "no-game")
+    # His device still keeps the old link: "Your games" says it opens nothing, and its page says why.
+    bob.goto(live_server.url + "/")
+    bob.wait_for_selector(".my-game.gone")
+    bob.click(".my-game.gone a.why")
+    assert "The host gave this seat a new link" in bob.locator("main").inner_text()
     bob.goto(new_link)
     assert "You are Bob" in bob.locator(".status-line").inner_text()
 
