@@ -109,7 +109,7 @@ class TakenSeat:
 class BrokenLink:
     """Why a link opens nothing, and what its holder can do about it."""
 
-    kind: str  # no-game | cut-short | too-long | claimed | opened | replaced | reopened | unknown | not-host
+    kind: str  # no-game | cut-short | too-long | claimed | opened | replaced | reopened | unknown | not-host | live
     heading: str
     message: str
     advice: str
@@ -435,8 +435,10 @@ class Hosting:
         async with self.table.db.read() as session:
             game = (await session.execute(
                 select(Game.title, Game.status, Game.host_name).where(Game.id == game_id))).one_or_none()
-            spent = None
+            spent = live = None
             if game is not None and role == "seat":
+                live = (await session.execute(select(Seat.seat, Seat.name, Seat.must_open).where(
+                    Seat.token_hash == token_hash(token), Seat.game_id == game_id))).one_or_none()
                 spent = (await session.execute(
                     select(SpentLink.seat, SpentLink.reason, SpentLink.spent_at, Seat.name)
                     .join(Seat, (Seat.game_id == SpentLink.game_id) & (Seat.seat == SpentLink.seat))
@@ -467,6 +469,13 @@ class Hosting:
                               f"This is not the host link of game {game_id}: it may be mistyped, or a seat's link "
                               "with “host” in place of “seat”.",
                               "Open the host link you bookmarked when you made the game; nobody else can show it again.",
+                              **about)
+        if live is not None:  # a link that works, used for something it does not do
+            return BrokenLink("live", f"This is seat {live.seat + 1}'s link",
+                              f"This link opens seat {live.seat + 1}"
+                              + (f" ({live.name})" if live.name else "") + ": there is nothing else to do with it here.",
+                              "Open the link itself (without anything after it) to "
+                              + ("take the seat." if live.name is None else "open the seat."),
                               **about)
         if spent is not None:
             n = spent.seat + 1

@@ -62,3 +62,13 @@ async def test_a_finished_game_says_so_and_takes_no_one(client):
     assert refused.status_code == 422 and "This game is over" in refused.text
     stale = await client.get(f"/g/{game['id']}/seat/{'B' * 32}")
     assert "this game is over" in stale.text and "See how it ended" in stale.text
+
+
+async def test_a_working_link_used_for_what_it_does_not_do_says_so(client):
+    game = await create(client, ["Ann", None])
+    ann = path(game["seats"][0]["url"])
+    claim = await client.post(ann + "/claim", data={"name": "Zed"}, headers=SAME_SITE)
+    assert claim.status_code == 403 and "This link opens seat 1 (Ann)" in claim.text
+    opened = await client.post(ann + "/open", headers=SAME_SITE)
+    assert opened.status_code == 403 and "This link opens seat 1 (Ann)" in opened.text
+    assert (await client.get(ann)).status_code == 200  # and it still plays
