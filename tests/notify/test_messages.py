@@ -11,11 +11,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
+import sqlalchemy as sa
 
 from app.games import LISTINGS, get_title
 from app.games.rng import Rng
 from app.notify import messages
 from app.notify.messages import Message
+from app.notify.tables import SETTINGS
 from app.table.service import Snapshot, build_view
 
 from ..games.twins import Twins, _pick, bot_for, cases_for, observers
@@ -124,3 +126,19 @@ async def test_the_message_tells_what_happened_since_the_seat_last_looked(table,
     body = sent["message"]
     assert body.index("Since you last looked:") < body.index("It is your move") < body.index("Play: ")
     assert body.rstrip().endswith(game["seats"][1]["url"])
+
+
+async def test_closing_the_page_marks_what_the_seat_has_seen(table, receiver):
+    game = await table.new_game()
+    await table.set_channels(game, 1, urls=[receiver.url("bob")])
+    await table.step(game, 0)  # Ann names a resource while Bob's page is closed
+    with table.notifier.page_open(game["id"], 1):  # Bob opens his page and sees it, then leaves
+        pass
+    await table.notifier.settle()
+    async with table.notifier.db.read() as session:
+        seen = (await session.execute(sa.select(SETTINGS.c.seen_log))).scalar_one()
+    view = (await table.http.get(f"/api/games/{game['id']}", headers=bearer(game, 1))).json()
+    assert seen == view["log_total"]
+    await table.later(10)  # Bob's message: he has seen everything, so no "since you last looked"
+    [sent] = receiver.to("bob")
+    assert "Since you last looked" not in sent["message"] and "It is your move" in sent["message"]
