@@ -324,6 +324,7 @@
   });
 
   async function start() {
+    showPush(); // whether push can work here is known before the server answers
     await findDevice();
     await load();
     const u = usual();

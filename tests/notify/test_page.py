@@ -187,7 +187,7 @@ def test_the_page_says_why_push_cannot_work_without_https(server, browser):  # n
             page = chromium.new_page(viewport={"width": width, "height": height})
             page.goto(url)
             page.click("#notify-open")
-            assert page.is_disabled("#notify-push")
+            page.wait_for_selector("#notify-push:disabled")
             why = page.text_content("#notify-push-why")
             assert "HTTPS" in why and "keydom.test" in why
             page.screenshot(path=str(SHOTS / f"notify-no-https-{width}.png"))
