@@ -27,6 +27,7 @@ from app.api import ws as api_ws
 from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, make_limiter
 from app.hub import make_hub
 from app.hub.local import Hub
+from app.bots import hooks as bot_hooks
 from app.notify import hooks as notify_hooks
 from app.settings import ROOT, Settings, get_settings
 from app.store.db import Database
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         app.state.table = Table(db, hub)
         app.state.history = History(app.state.table)
         notifier = await notify_hooks.start(app, app.state.table)
+        bots = await bot_hooks.start(app, app.state.table)
         app.state.create_limiter = make_limiter(settings, db.engine, "create", settings.create_per_minute,
                                                 settings.create_burst, CREATE_MESSAGE)
         app.state.action_limiter = make_limiter(settings, db.engine, "act", settings.actions_per_minute,
@@ -68,6 +70,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
             janitor.cancel()
             for limiter in limiters:
                 await limiter.stop()
+            await bots.stop()
             await notifier.stop()
             await hub.stop()
             await db.dispose()

@@ -21,9 +21,11 @@ ALLOWED: dict[str, set[str]] = {
     "hub": {"settings", "store"},
     "table": {"games", "store", "hub", "settings"},
     "notify": {"table", "games", "store", "hub", "settings", "logs"},
-    "api": {"table", "notify", "games", "store", "hub", "settings", "wire", "logs"},
-    "web": {"api", "table", "notify", "games", "store", "settings", "wire", "reach"},
-    "main": {"api", "web", "table", "notify", "games", "store", "hub", "settings", "logs", "wire"},
+    # Bots subscribe to the table's events like notifications, and remind through them.
+    "bots": {"table", "notify", "games", "store", "hub", "settings"},
+    "api": {"table", "notify", "bots", "games", "store", "hub", "settings", "wire", "logs"},
+    "web": {"api", "table", "notify", "bots", "games", "store", "settings", "wire", "reach"},
+    "main": {"api", "web", "table", "notify", "bots", "games", "store", "hub", "settings", "logs", "wire"},
     "cli": {"table", "store", "hub", "settings"},
     "__main__": {"api", "main", "settings", "store", "cli", "reach"},
 }

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.games import titles_json
 from app.table.errors import Unauthorized
@@ -47,10 +47,19 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 router = APIRouter(prefix="/api", tags=["games"], responses=refusals(413))
 
 
+class BotSeatIn(BaseModel):
+    """A seat a bot plays from the server: "random" (any listed option) or "strong" (the title's own bot)."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: Literal["random", "strong"]
+
+
 class NewGame(BaseModel):
     title: str = Field(max_length=40, examples=["tiny-towns"])
-    players: list[str | None] = Field(
-        max_length=12, description="One entry per seat: a name, or null to leave the seat open."
+    players: list[str | None | BotSeatIn] = Field(
+        max_length=12, description=("One entry per seat: a name, null to leave the seat open, or "
+                                    '{"bot": "random"} / {"bot": "strong"} for a seat a bot plays.'),
+        examples=[["Ann", None, {"bot": "strong"}]],
     )
     seed: int | None = Field(default=None, description=("Deal from this seed instead of a fresh server secret, for tests and deliberate "
                                    "replays only: anyone who knows it knows every hidden draw. The game's view says so."))
@@ -145,7 +154,8 @@ async def list_titles() -> list[dict[str, Any]]:
 @router.post("/games", status_code=201, response_model=CreatedOut, responses=refusals(400, 404, 422, 429))
 async def create_game(body: NewGame, table: TableDep, request: Request) -> CreatedOut:
     await check_create_rate(request)
-    created = await table.create_game(body.title, body.players, body.seed, body.options, host_plays=body.host_plays)
+    players = [p.model_dump() if isinstance(p, BotSeatIn) else p for p in body.players]
+    created = await table.create_game(body.title, players, body.seed, body.options, host_plays=body.host_plays)
     await table.hosting.link_address_now()
     return created_out(created, base_url(request))
 

@@ -53,7 +53,9 @@ class Seat(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # None: open seat
     name_key: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the name without case or spaces
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())  # made as a bot's seat
+    # who plays the seat now when not its player: "random" | "strong" (app/bots); None: its player
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     link_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # +1 per replaced link
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

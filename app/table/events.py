@@ -18,7 +18,9 @@ log = logging.getLogger("keydom.table.events")
 
 @dataclass(frozen=True)
 class TableEvent:
-    """``kind`` is "action" (a seat's choice applied) or "claim" (an open seat taken).
+    """``kind`` is "create" (a new game; ``newly_to_act`` owe the first decisions), "action"
+    (a seat's choice applied), "claim" (an open seat taken) or
+    "handover" (a seat handed to a bot, or back to its player: ``Hosting.hand_seat``).
 
     ``version`` is the game's version after it; ``seat`` who did it; ``newly_to_act`` the
     seats that owe a decision now and did not before; ``finished`` whether the game ended.

@@ -33,7 +33,8 @@ from app.games import get_title
 from app.store.models import Game, Seat, ServerSetting, SpentLink, TableLine, utcnow
 
 from .errors import BadRequest, Forbidden, NotFound, StaleVersion
-from .seats import Viewer, clean_name
+from .events import TableEvent
+from .seats import BOT_LEVELS, Viewer, clean_name
 from .tokens import TOKEN_LENGTH, derived_token, new_token, same_hash, token_hash
 
 if TYPE_CHECKING:
@@ -402,10 +403,53 @@ class Hosting:
                 await _spend(session, row.token_hash, game_id, seat, "reopened")
                 await session.execute(delete(SPENT).where(SPENT.c.token_hash == invite))
             await session.execute(update(SEATS).where(SEATS.c.id == row.id).values(
-                name=None, name_key=None, claimed_at=None, token_hash=invite, must_open=game.host_plays))
+                name=None, name_key=None, claimed_at=None, bot=False, bot_level=None, token_hash=invite, must_open=game.host_plays))
             await self.write_line(session, game_id, f"The host re-opened seat {seat + 1} ({row.name} left)")
             await self.table.hub.notify_in_transaction(session, game_id, -1)
         await self._seats_changed(game_id)
+
+    # --- Bots standing in (app/bots drives them; the table only records who plays) ---
+    async def hand_to_bot(self, game_id: str, host_token: str, seat: int, level: str | None) -> None:
+        """The host hands a seat to a bot (``level``) while its player is away, or back (None)."""
+        async with self.table.db.read() as session:
+            await _game_for_host(session, game_id, host_token)
+        await self.hand_seat(game_id, seat, level, by="host")
+
+    async def hand_seat(self, game_id: str, seat: int, level: str | None, by: str) -> bool:
+        """Who plays a seat from now on: a bot of ``level``, or (None) its player again. ``by``
+        says why, for the log: "host", "clock" (its time ran out) or "player" (back at the
+        table). False when nothing changed (already so)."""
+        if level is not None and level not in BOT_LEVELS:
+            raise BadRequest(f"A bot's level is one of {', '.join(BOT_LEVELS)}.")
+        async with self.table.db.write() as session:
+            row = (await session.execute(
+                select(Seat.id, Seat.name, Seat.bot, Seat.bot_level).where(Seat.game_id == game_id, Seat.seat == seat)
+            )).one_or_none()
+            if row is None:
+                raise NotFound(f"This game has no seat {seat + 1}.")
+            if row.name is None:
+                raise BadRequest(f"Seat {seat + 1} is open: seat a player (or let a friend take it) first.")
+            if row.bot and level is None:
+                raise BadRequest(f"Seat {seat + 1} was made for a bot; it has no player to hand it back to.")
+            if row.bot_level == level:
+                return False
+            changed = await session.execute(update(SEATS).where(
+                SEATS.c.id == row.id, SEATS.c.bot_level.is_(None) if row.bot_level is None
+                else SEATS.c.bot_level == row.bot_level).values(bot_level=level))
+            if changed.rowcount != 1:
+                raise StaleVersion("This seat was changed at the same moment. Reload the page and try again.")
+            who = f"a {level} bot" if level else row.name
+            line = {
+                ("host", True): f"The host hands seat {seat + 1} to {who} while {row.name} is away",
+                ("host", False): f"The host hands seat {seat + 1} back to {row.name}",
+                ("clock", True): f"{row.name}'s time ran out: {who} plays seat {seat + 1} until they come back",
+                ("player", False): f"{row.name} is back and plays seat {seat + 1} again",
+            }.get((by, level is not None), f"Seat {seat + 1} is played by {who}")
+            await self.write_line(session, game_id, line)
+            await self.table.hub.notify_in_transaction(session, game_id, -1)
+        await self._seats_changed(game_id)
+        self.table.events.publish(TableEvent("handover", game_id, None, seat))
+        return True
 
     async def _seats_changed(self, game_id: str) -> None:
         await self.table.hub.publish(game_id, -1)  # also makes every Table here forget the seats

@@ -8,6 +8,7 @@ from typing import Any
 from .errors import BadRequest
 
 MAX_NAME = 40
+BOT_LEVELS = ("random", "strong")  # who may play a seat instead of a person (app/bots)
 
 
 @dataclass(frozen=True)
@@ -37,3 +38,19 @@ def clean_name(name: Any) -> str | None:
     if any(not ch.isprintable() for ch in cleaned):
         raise BadRequest("Names may not contain control characters.")
     return cleaned or None
+
+
+def bot_level(entry: Any) -> str | None:
+    """A player entry ``{"bot": "random"}`` or ``{"bot": "strong"}``: that level; anything
+    else is a name (or None) for ``clean_name``."""
+    if not isinstance(entry, dict):
+        return None
+    level = entry.get("bot")
+    if set(entry) != {"bot"} or level not in BOT_LEVELS:
+        raise BadRequest(f"A bot seat is written {{\"bot\": \"random\"}} or {{\"bot\": \"strong\"}}; got {str(entry)[:60]}.")
+    return level
+
+
+def bot_name(level: str, number: int) -> str:
+    """What pages call a seat a bot was given at creation: "Bot 1 (strong)"."""
+    return f"Bot {number} ({level})"

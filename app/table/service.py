@@ -33,7 +33,7 @@ from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
 
 from .events import TableEvent, TableEvents
-from .seats import Viewer, clean_name
+from .seats import Viewer, bot_level, bot_name, clean_name
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
 from .hosting import Hosting, LinkToOpen, TableLines, check_distinct, merge_table_lines, name_clash, name_key
 from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
@@ -141,12 +141,13 @@ class Table:
     async def create_game(
         self,
         title_id: str,
-        players: list[str | None],
+        players: list[Any],
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         host_plays: bool = False,
     ) -> CreatedGame:
-        """A new game that starts at once; a None (or blank) name leaves the seat open.
+        """A new game that starts at once; a None (or blank) name leaves the seat open, and
+        ``{"bot": level}`` gives the seat to a bot (app/bots plays it).
         ``host_plays``: each seat's link must be opened by its player (hosting.py)."""
         title = _title_or_404(title_id)
         spec = title.TITLE
@@ -154,7 +155,9 @@ class Table:
             raise BadRequest(
                 f"{spec.name} needs {spec.min_players}–{spec.max_players} players; got {len(players)}."
             )
-        names = [clean_name(n) for n in players]
+        levels = [bot_level(n) for n in players]
+        bots = iter(range(1, len(players) + 1))
+        names = [bot_name(level, next(bots)) if level else clean_name(n) for n, level in zip(players, levels)]
         check_distinct(names)
         secret: int | None = None
         if seed is None:
@@ -180,11 +183,13 @@ class Table:
             await session.flush()
             session.add_all(
                 Seat(game_id=game_id, seat=link.seat, name=link.name, token_hash=token_hash(link.token),
-                     name_key=name_key(link.name) if link.name else None, must_open=host_plays)
-                for link in links
+                     name_key=name_key(link.name) if link.name else None, must_open=host_plays and level is None,
+                     bot=level is not None, bot_level=level)
+                for link, level in zip(links, levels)
             )
         self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
+        self.events.publish(TableEvent("create", game_id, 0, None, newly_to_act=frozenset(title.to_act(state))))
         return CreatedGame(game_id, spec.id, links, host_token)
 
     async def claim_seat(self, game_id: str, token: str, name: str) -> str:

@@ -73,14 +73,17 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
     return RedirectResponse(f"/g/{created.id}/host/{created.host_token}", status_code=303)
 
 
-def _read_new_game_form(spec: Any, form: Any) -> tuple[list[str | None], dict[str, Any], int | None]:
+def _read_new_game_form(spec: Any, form: Any) -> tuple[list[Any], dict[str, Any], int | None]:
     try:
         count = int(form.get("seats", ""))
     except ValueError:
         raise BadRequest("Choose how many players.") from None
     if not spec.min_players <= count <= spec.max_players:
         raise BadRequest(f"{spec.name} is for {spec.min_players}–{spec.max_players} players.")
-    players = [(form.get(f"name{i}") or "").strip() or None for i in range(count)]
+    players: list[Any] = [(form.get(f"name{i}") or "").strip() or None for i in range(count)]
+    for i in range(count):  # a seat given to a bot (app/bots); its name box is ignored
+        if form.get(f"bot{i}"):
+            players[i] = {"bot": form[f"bot{i}"]}
     options: dict[str, Any] = {}
     for o in spec.option_specs:
         if o.kind == "bool":

@@ -25,3 +25,16 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     if onward and len(onward) < len(progress) and rng.randrange(5):
         return rng.choice(onward)
     return rng.choice(progress)
+
+
+def choose_from_view(view: dict, offered: list[dict], rng: Rng) -> str:
+    """The same choice from a seat's view alone (what app/bots' "strong" level calls): this
+    bot only ever looks at the seat's own options, which the view lists."""
+    ids = [o["id"] for o in offered]
+    if not ids:
+        raise ValueError("nothing to choose")
+    progress = [o for o in ids if o != "cancel"] or ids
+    onward = [o for o in progress if o not in STOPS]
+    if onward and len(onward) < len(progress) and rng.randrange(5):
+        return rng.choice(onward)
+    return rng.choice(progress)

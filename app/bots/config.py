@@ -1,0 +1,29 @@
+"""Bot and clock settings from the environment (see the README's configuration table)."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, not {raw!r}.") from None
+
+
+@dataclass
+class BotConfig:
+    # Seconds a bot waits before it acts, so the people at the table can follow its moves.
+    delay: float = field(default_factory=lambda: _float("BOT_DELAY_SECONDS", 2))
+    # How often each process looks for due bot turns and clocks (events wake it sooner).
+    tick: float = field(default_factory=lambda: _float("BOT_TICK_SECONDS", 1))
+    # How long a claim holds before another process may take the row over (a process died).
+    lease: float = 60
+    # False: no background loop; tests call ``BotDriver.run_once`` themselves.
+    background: bool = True
+    clock: Callable[[], float] = time.time

@@ -1,0 +1,271 @@
+"""The bot driver: schedules bot seats' turns after the table's events, and plays them, once,
+from any process.
+
+Every step is its own short transaction after the action that caused it has committed. A
+due turn is claimed with a conditional update (``... WHERE claimed_until IS NULL OR
+claimed_until < now``): of several processes that see it, exactly one's update matches, and
+only that one plays it. The move itself goes through ``Table.act`` with the seat's view
+version, so a move chosen on a view that has since changed is refused there and chosen
+again on the new one: a bot never acts twice on one version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from app.store.models import Game, Seat
+from app.table.errors import TableError
+from app.table.events import TableEvent
+from app.table.seats import Viewer
+from app.table.service import Table
+
+from . import levels
+from .config import BotConfig
+from .tables import TURNS
+
+log = logging.getLogger("keydom.bots")
+BATCH = 50  # due rows one pass takes on; the next pass takes the rest
+
+
+def unclaimed(table: Any, now: float) -> Any:
+    return or_(table.c.claimed_until.is_(None), table.c.claimed_until < now)
+
+
+class BotDriver:
+    def __init__(self, table: Table, config: BotConfig) -> None:
+        self.table = table
+        self.db = table.db
+        self.config = config
+        self.process = secrets.token_hex(8)  # this server process, in claims
+        self.rng = levels.own_rng()
+        self.moves = 0  # bot moves this process made (a count for logs and tests)
+        self._bot_seats: dict[str, dict[int, str]] = {}  # per game: seat -> level, as last read
+        self._wake = asyncio.Event()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._background: set[asyncio.Task[None]] = set()
+        self.clocks: Any = None  # app.bots.clocks.Clocks, when time limits are on (set by hooks)
+        table.hub.on_seats_changed.append(self.forget_seats)
+
+    def now(self) -> float:
+        return self.config.clock()
+
+    # --- Running ---
+    async def start(self) -> None:
+        await self.resume()
+        if self.config.background:
+            self._loop_task = asyncio.create_task(self._run_forever())
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._loop_task:
+            try:  # let the current pass finish rather than cut it off inside a transaction
+                await asyncio.wait_for(asyncio.shield(self._loop_task), timeout=5)
+            except (asyncio.TimeoutError, Exception):
+                self._loop_task.cancel()
+        try:
+            await asyncio.wait_for(self.settle(), timeout=2)
+        except (asyncio.TimeoutError, Exception):
+            for task in list(self._background):
+                task.cancel()
+
+    async def _run_forever(self) -> None:
+        while not self._stopping:
+            wait = self.config.tick
+            try:
+                await self.run_once()
+                soonest = await self._next_due()
+                if soonest is not None:
+                    wait = max(0.0, min(wait, soonest - self.now()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot pass failed; trying again")
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                except asyncio.TimeoutError:
+                    pass
+            self._wake.clear()
+
+    async def run_once(self) -> int:
+        """One pass: play every due bot turn (and run due clocks). Returns the moves made."""
+        await self.settle()
+        now = self.now()
+        moved = 0
+        if self.clocks is not None:
+            await self.clocks.run_due(now)
+            await self.settle()
+        async with self.db.read() as session:
+            due = (await session.execute(
+                select(TURNS).where(TURNS.c.due_at <= now, unclaimed(TURNS, now)).order_by(TURNS.c.due_at).limit(BATCH)
+            )).all()
+        for row in due:
+            if await self._claim(row, now):
+                moved += await self._play(row)
+        return moved
+
+    async def run_until_idle(self, limit: int = 10_000) -> int:
+        """Passes until nothing is due (tests with no delay and no background loop)."""
+        total = 0
+        for _ in range(limit):
+            moved = await self.run_once()
+            total += moved
+            await self.settle()
+            soonest = await self._next_due()
+            if moved == 0 and (soonest is None or soonest > self.now()):
+                return total
+        raise RuntimeError("bots still had turns to play after the limit")
+
+    async def _next_due(self) -> float | None:
+        async with self.db.read() as session:
+            return (await session.execute(select(TURNS.c.due_at).order_by(TURNS.c.due_at).limit(1))).scalar()
+
+    async def settle(self) -> None:
+        """Wait for scheduling tasks the events started (tests, and a clean stop)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._background.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("bot scheduling failed: %s", t.exception())
+            self._wake.set()
+
+        task.add_done_callback(done)
+
+    # --- Events ---
+    def on_event(self, event: TableEvent) -> None:
+        """After an action: the seats that now owe a decision, and the one that acted (it may
+        owe the next step). After a hand-over: that seat. Never raises."""
+        try:
+            if event.kind in ("action", "create"):
+                seats = set(event.newly_to_act) | ({event.seat} if event.seat is not None else set())
+                if not event.finished:
+                    self.spawn(self.schedule(event.game_id, seats))
+            elif event.kind == "handover" and event.seat is not None:
+                self._bot_seats.pop(event.game_id, None)
+                self.spawn(self.schedule(event.game_id, {event.seat}))
+            if self.clocks is not None:
+                self.clocks.on_event(event)
+        except Exception:
+            log.exception("could not look for bot turns in game %s", event.game_id)
+
+    def forget_seats(self, game_id: str | None) -> None:
+        """Seats changed (possibly in another process): read who plays them again."""
+        if game_id is None:
+            self._bot_seats.clear()
+        else:
+            self._bot_seats.pop(game_id, None)
+
+    async def bot_seats(self, game_id: str) -> dict[int, str]:
+        known = self._bot_seats.get(game_id)
+        if known is None:
+            async with self.db.read() as session:
+                rows = (await session.execute(select(Seat.seat, Seat.bot_level).where(
+                    Seat.game_id == game_id, Seat.bot_level.is_not(None), Seat.name.is_not(None)))).all()
+            known = {seat: level for seat, level in rows}
+            if len(self._bot_seats) > 10_000:
+                self._bot_seats.clear()
+            self._bot_seats[game_id] = known
+        return known
+
+    async def schedule(self, game_id: str, seats: set[int], mode: str = "seat", force: bool = False) -> None:
+        """A turn row for each of ``seats`` that a bot plays (or, ``force``, that a bot is
+        to play one decision of) and that owes a decision now."""
+        driven = await self.bot_seats(game_id)
+        candidates = set(seats) if force else {s for s in seats if s in driven}
+        if not candidates:
+            return
+        view = await self.table.view(Viewer(game_id, None))
+        if view["status"] != "active":
+            return
+        owing = candidates & set(view["to_act"])
+        if not owing:
+            return
+        due = self.now() + self.config.delay
+        async with self.db.write() as session:
+            for seat in sorted(owing):
+                await session.execute(self._upsert(game_id, seat, mode, view["version"], due))
+        self._wake.set()
+
+    def _upsert(self, game_id: str, seat: int, mode: str, since: int, due: float) -> Any:
+        dialect = sqlite if self.db.is_sqlite else postgresql
+        row = {"game_id": game_id, "seat": seat, "mode": mode, "since": since, "due_at": due,
+               "claimed_by": None, "claimed_until": None}
+        stmt = dialect.insert(TURNS).values(**row)
+        return stmt.on_conflict_do_update(
+            index_elements=[TURNS.c.game_id, TURNS.c.seat],
+            set_={k: v for k, v in row.items() if k not in ("game_id", "seat", "mode")},
+        )
+
+    async def resume(self) -> None:
+        """At start-up: every running game's bot seats that owe a decision get a turn row
+        (one may have been lost with a process that died between a move and its event)."""
+        async with self.db.read() as session:
+            rows = (await session.execute(
+                select(Seat.game_id, Seat.seat).join(Game, Game.id == Seat.game_id)
+                .where(Game.status == "active", Seat.bot_level.is_not(None), Seat.name.is_not(None))
+            )).all()
+            pending = {(g, s) for g, s in (await session.execute(select(TURNS.c.game_id, TURNS.c.seat))).all()}
+        by_game: dict[str, set[int]] = {}
+        for game_id, seat in rows:
+            if (game_id, seat) not in pending:
+                by_game.setdefault(game_id, set()).add(seat)
+        for game_id, seats in by_game.items():
+            try:
+                await self.schedule(game_id, seats)
+            except Exception:
+                log.exception("could not resume the bots of game %s", game_id)
+
+    # --- Playing ---
+    async def _claim(self, row: Any, now: float) -> bool:
+        async with self.db.write() as session:
+            claimed = await session.execute(
+                update(TURNS)
+                .where(TURNS.c.game_id == row.game_id, TURNS.c.seat == row.seat, TURNS.c.since == row.since,
+                       TURNS.c.due_at == row.due_at, unclaimed(TURNS, now))
+                .values(claimed_by=self.process, claimed_until=now + self.config.lease)
+            )
+        return claimed.rowcount == 1
+
+    async def _play(self, row: Any) -> int:
+        """Play the claimed turn from the seat's own view; then drop the row (unless a newer
+        event replaced it) and, if the seat still owes a decision, schedule the next."""
+        moved = 0
+        seat = Viewer(row.game_id, row.seat)
+        level = "strong" if row.mode == "decision" else (await self.bot_seats(row.game_id)).get(row.seat)
+        try:
+            if level is not None:
+                view = await self.table.view(seat)
+                if view["status"] == "active" and row.seat in view["to_act"] and view["options"]:
+                    option = levels.choose(level, view, self.rng)
+                    try:
+                        await self.table.act(seat, option, view["version"])
+                        moved = 1
+                        self.moves += 1
+                        log.info("bot move: game %s seat %s version %s option %s process %s",
+                                 row.game_id, row.seat, view["version"], option, self.process)
+                    except TableError as refusal:  # the view changed meanwhile: choose again on the new one
+                        log.info("bot refused: game %s seat %s version %s process %s: %s",
+                                 row.game_id, row.seat, view["version"], self.process, refusal.message)
+        except Exception:
+            log.exception("bot of seat %s in game %s could not play", row.seat, row.game_id)
+        async with self.db.write() as session:
+            await session.execute(delete(TURNS).where(
+                TURNS.c.game_id == row.game_id, TURNS.c.seat == row.seat,
+                TURNS.c.claimed_by == self.process, TURNS.c.since == row.since))
+        if row.mode == "seat":
+            await self.schedule(row.game_id, {row.seat})
+        return moved

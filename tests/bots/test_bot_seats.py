@@ -1,0 +1,118 @@
+"""Bot seats made with the game: they play from the server, through the same path as a
+player, from their seat's own view only."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.bots import levels
+from app.games import LISTINGS
+
+from .conftest import auth
+
+PLAYABLE = [entry.id for entry in LISTINGS if entry.module]
+
+
+async def new_game(http, title: str, players: list, seed: int | None = 5, options: dict | None = None) -> dict:
+    body = {"title": title, "players": players, **({"seed": seed} if seed is not None else {}),
+            **({"options": options} if options else {})}
+    response = await http.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+async def test_bot_entries_name_their_seats_and_bad_ones_are_refused(bots):
+    game = await new_game(bots.http, "tiny-towns", ["Ann", {"bot": "random"}, {"bot": "strong"}])
+    assert [s["name"] for s in game["seats"]] == ["Ann", "Bot 1 (random)", "Bot 2 (strong)"]
+    for bad in ({"bot": "genius"}, {"bot": "random", "name": "x"}, {"robot": "random"}):
+        refused = await bots.http.post("/api/games", json={"title": "tiny-towns", "players": ["Ann", bad]})
+        assert refused.status_code == 422, bad
+        assert "detail" in refused.json()
+
+
+@pytest.mark.parametrize("level", ["random", "strong"])
+async def test_a_table_of_bots_plays_a_whole_game(bots, level):
+    game = await new_game(bots.http, "tiny-towns", [{"bot": level}, {"bot": level}], options={"monuments": False})
+    await bots.play_bots()
+    view = (await bots.http.get(f"/api/games/{game['id']}")).json()
+    assert view["status"] == "finished", view["to_act"]
+    assert view["result"]["winners"]
+    # Every move is in the action log, as a player's would be, and replays to the snapshot.
+    table = bots.app.state.table
+    assert len(await table.action_log(game["id"])) == view["version"]
+    assert await table.replay_matches_snapshot(game["id"])
+
+
+@pytest.mark.parametrize("title", [t for t in PLAYABLE if t != "tiny-towns"])
+async def test_bots_play_every_title_through_the_table(bots, title):
+    """Other titles' games are long (hundreds of decisions): 40 moves show the bots keep
+    playing them through the table."""
+    game = await new_game(bots.http, title, [{"bot": "strong"}, {"bot": "random"}])
+    moved = 0
+    for _ in range(200):
+        moved += await bots.driver.run_once()
+        if moved >= 40:
+            break
+    assert moved >= 40
+    log = await bots.app.state.table.action_log(game["id"])
+    assert len(log) == moved and {seat for seat, _ in log} == {0, 1}
+    assert await bots.app.state.table.replay_matches_snapshot(game["id"])
+
+
+async def test_a_bot_waits_for_the_player_and_answers_their_moves(bots):
+    game = await new_game(bots.http, "tiny-towns", ["Ann", {"bot": "strong"}], options={"monuments": False})
+    ann = auth(game["seats"][0]["token"])
+    for _ in range(6):
+        view = (await bots.http.get(f"/api/games/{game['id']}", headers=ann)).json()
+        assert view["status"] == "active"
+        if 0 in view["to_act"]:
+            option = next(o["id"] for o in view["options"] if o["id"] != "cancel")
+            response = await bots.http.post(f"/api/games/{game['id']}/actions", headers=ann,
+                                            json={"option": option, "version": view["version"]})
+            assert response.status_code == 200, response.text
+        await bots.play_bots()
+        spectator = (await bots.http.get(f"/api/games/{game['id']}")).json()
+        assert 1 not in spectator["to_act"], "the bot left its turn unplayed"
+    seats = {seat for seat, _ in await bots.app.state.table.action_log(game["id"])}
+    assert seats == {0, 1}
+
+
+async def test_a_bot_is_handed_its_seats_view_and_nothing_else(bots, monkeypatch):
+    """What the level gets is exactly what that seat's link gets from the API."""
+    handed: list[tuple] = []
+    real = levels.choose
+
+    def spy(level, view, rng, *rest):
+        assert not rest
+        handed.append((level, view))
+        return real(level, view, rng)
+
+    monkeypatch.setattr(levels, "choose", spy)
+    game = await new_game(bots.http, "key-harvest", ["Ann", {"bot": "strong"}])
+    bot = auth(game["seats"][1]["token"])
+    for _ in range(4):
+        seen = (await bots.http.get(f"/api/games/{game['id']}", headers=bot)).json()
+        before = len(handed)
+        driver = bots.driver
+        moved = await driver.run_once()
+        if not moved:
+            break
+        assert handed[before][1] == seen  # the seat's own projection, at the version it acts on
+        assert handed[before][1]["seat"] == 1 and handed[before][1]["private"] is not None
+    assert handed, "the bot never chose"
+    # The other seat's private screen never reaches it.
+    ann = (await bots.http.get(f"/api/games/{game['id']}", headers=auth(game["seats"][0]["token"]))).json()
+    assert all(view["private"] != ann["private"] or ann["private"] == {} for _, view in handed)
+
+
+async def test_a_bot_never_cancels_while_anything_else_is_listed():
+    class Fixed:
+        def choice(self, items):
+            return items[0]
+
+        def randrange(self, n):
+            return 0
+
+    view = {"title": "tiny-towns", "options": [{"id": "cancel"}, {"id": "place:1,1"}]}
+    assert levels.choose("random", view, Fixed()) == "place:1,1"
+    assert levels.choose("random", {"title": "tiny-towns", "options": [{"id": "cancel"}]}, Fixed()) == "cancel"
