@@ -20,8 +20,9 @@ async def test_an_action_publishes_who_acted_and_who_now_owes_a_decision(client)
     mine = await table.view(Viewer(game["id"], master))
     choice = next(o["id"] for o in mine["options"])
     await table.act(Viewer(game["id"], master), choice, mine["version"])
-    assert len(heard) == 1
-    event = heard[0]
+    assert [(e.kind, e.version, e.newly_to_act) for e in heard[:1]] == [("create", 0, frozenset(view["to_act"]))]
+    assert len(heard) == 2
+    event = heard[1]
     assert (event.kind, event.game_id, event.version, event.seat) == ("action", game["id"], 1, master)
     after = await table.view(Viewer(game["id"], None))
     assert event.newly_to_act == frozenset(after["to_act"]) - frozenset(view["to_act"])
@@ -35,7 +36,8 @@ async def test_a_claim_publishes_the_seat_taken(client):
     game = await create(client, ["Ann", None])
     invite = f"/g/{game['id']}/seat/{game['seats'][1]['token']}"
     assert (await client.post(invite + "/claim", data={"name": "Cy"}, headers=SAME_SITE)).status_code == 303
-    assert [(e.kind, e.game_id, e.seat, e.version) for e in heard] == [("claim", game["id"], 1, None)]
+    assert [(e.kind, e.game_id, e.seat, e.version) for e in heard] == [
+        ("create", game["id"], None, 0), ("claim", game["id"], 1, None)]
 
 
 async def test_a_failing_listener_neither_fails_the_action_nor_silences_the_others(client):
@@ -52,4 +54,4 @@ async def test_a_failing_listener_neither_fails_the_action_nor_silences_the_othe
     mine = await table.view(Viewer(game["id"], seat))
     answer = await table.act(Viewer(game["id"], seat), mine["options"][0]["id"], mine["version"])
     assert answer["version"] == 1
-    assert heard == ["action"]
+    assert heard == ["create", "action"]
