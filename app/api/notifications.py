@@ -96,7 +96,8 @@ async def get_notifications(game_id: str, table: TableDep, token: TokenDep, requ
 async def put_notifications(game_id: str, body: NotificationsIn, table: TableDep, token: TokenDep,
                             request: Request) -> NotificationsOut:
     """Replace this seat's channels. A malformed address or URL is refused (422) and nothing
-    changes. No e-mail and no URLs turns notifications off (and the server forgets the link)."""
+    changes. No e-mail, no URLs and no browser with push turns notifications off (and the server
+    forgets the link)."""
     viewer = await _seat(table, game_id, token)
     notifier = _notifier(request)
     email = check_email(body.email, notifier.config.smtp_url)
