@@ -152,5 +152,6 @@ async def reopen_seat(game_id: str, seat: SeatIndex, table: TableDep, token: Tok
 async def my_games(body: MyGamesIn, table: TableDep, request: Request) -> list[MyGameOut]:
     """One entry per link that opens a seat or a host page, your turn first; links that open
     nothing are left out without an error."""
+    await table.hosting.link_address_now()
     root = base_url(request)
     return [_my_game_out(game, root) for game in await table.hosting.my_games(body.tokens)]

@@ -167,6 +167,7 @@ async def seat_is_yours(request: Request, game_id: str, token: str, table: Table
     except (Forbidden, NotFound):
         return broken_link_page(request, await table.hosting.explain_link(game_id, token))
     me = view["seats"][view["seat"]]
+    await table.hosting.link_address_now()
     link = f"{base_url(request)}/g/{game_id}/seat/{token}"
     return templates.TemplateResponse(request, "yours.html", {
         "view": view, "me": me, "link": link, "title_name": get_title(view["title"]).TITLE.name,

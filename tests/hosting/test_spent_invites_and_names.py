@@ -46,6 +46,8 @@ async def test_a_claimed_invite_is_spent_and_the_claimer_gets_a_private_link(cli
     assert host["seats"][1]["name"] == "Cy" and host["seats"][1]["token"] is None and host["seats"][1]["url"] is None
     host_page = await client.get(game["host_url"].removeprefix("http://testserver"))
     assert private not in host_page.text and "Cy has a private link of their own" in host_page.text
+    assert "Cy left: their private link stops, and the seat's invite link opens again." in host_page.text
+    assert "Ann left: the link becomes an invite again (give it a new link too" in host_page.text
 
 
 async def test_the_private_link_is_not_derived_from_the_host_secret(client):
