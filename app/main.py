@@ -20,6 +20,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
 from app.api import archive as api_archive
+from app.api import bots as api_bots
 from app.api import games as api_games
 from app.api import hosting as api_hosting
 from app.api import notifications as api_notifications
@@ -35,6 +36,7 @@ from app.store.migrate import upgrade
 from app.table.errors import TableError
 from app.table.history import History
 from app.table.service import Table
+from app.web import bots as bot_pages
 from app.web import hosting as host_pages
 from app.web import pages
 from app.web import replay as replay_pages
@@ -87,6 +89,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(api_ws.router)
     app.include_router(api_notifications.router)
     app.include_router(api_hosting.router)
+    app.include_router(api_bots.router)
+    app.include_router(bot_pages.router)
     app.include_router(host_pages.router)
     app.include_router(replay_pages.router)
     app.include_router(pages.router)

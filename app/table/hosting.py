@@ -132,6 +132,8 @@ class HostedSeat:
     seen_at: datetime | None
     awaited: bool  # play waits for this seat's choice now
     must_open: bool = False  # a "host who plays" link its player has not opened yet
+    bot_level: str | None = None  # a bot plays the seat now ("random" | "strong"; app/bots)
+    made_for_bot: bool = False  # the seat was given to a bot when the game was made
 
     @property
     def open(self) -> bool:
@@ -341,7 +343,7 @@ class Hosting:
             host_name=game.host_name, created_at=_utc(game.created_at), updated_at=_utc(game.updated_at),
             winners=[view["seats"][w]["name"] for w in view["result"]["winners"]] if view["result"] else None,
             seats=[HostedSeat(s.seat, s.name, _shown_link(host_token, s), _utc(s.claimed_at), _utc(s.seen_at),
-                              s.seat in awaited and view["status"] == "active", s.must_open)
+                              s.seat in awaited and view["status"] == "active", s.must_open, s.bot_level, s.bot)
                    for s in seats],
             host_plays=game.host_plays,
         )
@@ -409,11 +411,11 @@ class Hosting:
         await self._seats_changed(game_id)
 
     # --- Bots standing in (app/bots drives them; the table only records who plays) ---
-    async def hand_to_bot(self, game_id: str, host_token: str, seat: int, level: str | None) -> None:
+    async def hand_to_bot(self, game_id: str, host_token: str, seat: int, level: str | None) -> bool:
         """The host hands a seat to a bot (``level``) while its player is away, or back (None)."""
         async with self.table.db.read() as session:
             await _game_for_host(session, game_id, host_token)
-        await self.hand_seat(game_id, seat, level, by="host")
+        return await self.hand_seat(game_id, seat, level, by="host")
 
     async def hand_seat(self, game_id: str, seat: int, level: str | None, by: str) -> bool:
         """Who plays a seat from now on: a bot of ``level``, or (None) its player again. ``by``

@@ -15,6 +15,7 @@ from app.settings import ROOT
 from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.hosting import BrokenLink, LinkToOpen
 
+from . import bots as bot_pages
 from .forms import refuse_cross_site, text_form
 from .qr import seat_qr
 from .render import game_context, title_content
@@ -112,7 +113,9 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
     me = view["seats"][view["seat"]]
     if me["open"]:
         return await _claim_page(request, table, view, token)
-    return templates.TemplateResponse(request, "game.html", game_context(view, token=token), headers=NO_STORE)
+    context = game_context(view, token=token)
+    context["away"] = await bot_pages.away_level(request, game_id, view["seat"])  # a bot plays for this seat
+    return templates.TemplateResponse(request, "game.html", context, headers=NO_STORE)
 
 
 async def _claim_page(request: Request, table: TableDep, view: dict[str, Any], token: str,
