@@ -173,27 +173,58 @@ def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
             return max(ups, key=gain)
         flips = [o for o in offered if o.startswith("flip:")]
         return flips[0] if flips else "stop"
+    return transport_choice(p, offered)
+
+
+def distances(p: Player, start: Entry) -> dict[int, int]:
+    """Steps from ``start`` to every card of the village along touching cards (by id())."""
+    from .rules import touching
+    dist = {id(start): 0}
+    todo = [start]
+    while todo:
+        a = todo.pop(0)
+        for b in p.village:
+            if id(b) not in dist and touching(a, b):
+                dist[id(b)] = dist[id(a)] + 1
+                if CARDS[b["card"]].kind != "store":  # nothing moves on from a store
+                    todo.append(b)
+    return dist
+
+
+def transport_choice(p: Player, offered: list[str]) -> str:
+    """The move that brings a resource one step closer to where it is wanted most: a card
+    whose next upgrade lacks it (gold helps any), or a store that takes it."""
+    wanted: list[tuple[Entry, str, float]] = []
+    for e in p.village:
+        c = CARDS[e["card"]]
+        if c.kind == "store":
+            wanted += [(e, r, 2.0) for r in c.accepts]
+        for r in needs(p, e):
+            wanted += [(e, r, 3.0 + CARDS[e["card"]].panels[-1].points / 10), (e, "gold", 2.5)]
+    maps = {id(e): distances(p, e) for e, _, _ in wanted}
     best, best_v = "stop", 0.0
     for o in offered:
         if not o.startswith("move:"):
             continue
         _, a, b, r = o.split(":")
         src, dst = find(p, a), find(p, b)
-        to = CARDS[dst["card"]]
-        v = 0.0
-        if to.kind == "store":
-            v = 2.0
-        elif needs(p, dst).get(r) or (r == "gold" and needs(p, dst)):
-            v = 3.0
-        if needs(p, src).get(r):
-            v -= 2.5
+        v = -2.5 if needs(p, src).get(r) or (r == "gold" and needs(p, src)) else 0.0
+        gain = 0.0
+        for target, want_r, weight in wanted:
+            if want_r != r or target is src:
+                continue
+            d = maps[id(target)]
+            if id(src) in d and id(dst) in d and d[id(dst)] < d[id(src)]:
+                gain = max(gain, weight / (1 + d[id(dst)]))
+        v += gain
         if v > best_v:
             best, best_v = o, v
     return best
 
 
 def token_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
-    best, best_v = "done", 0.9
+    # tokens a winter card scores are kept unless an activation is clearly worth more
+    best, best_v = "done", 2.5 if "token" in want else 0.9
     for o in offered:
         if not o.startswith("token:"):
             continue

@@ -19,15 +19,15 @@ WINTER = {
     "Jeweller": ({"res": {"gold": 3}}, 6),
     "Scholar": ({"skills": {"anvil": 1, "saw": 2}}, 6),
     "Sea Breese": ({"cards": ["Brainwave"]}, 8),
-    "Mercers' Guild": ({"res": {"iron": 2, "wood": 1, "stone": 1}}, 5),
-    "Key Market": ({"under": ["g2D", "g1D", "r1D"]}, 6),
+    "Mercers' Guild": ({"res": {"iron": 2, "wood": 1, "stone": 1}}, 3),
+    "Key Market": ({"under": ["g2D", "g1D", "r1D"]}, 4),
     "Village Hall": ({"under": ["r1D", "r2D", "y1D"]}, 4),
     "Scribes": ({"skills": {"anvil": 1, "pick": 1, "saw": 1}}, 8),
     "Stockyard": ({"cards": ["Paddock"], "under": ["g1Dc"]}, 7),
     "Wainwright": ({"cards": ["Stable", "Cartwright"]}, 12),  # with the home card: 3 transport cards
     "Taproom": ({"tokens": 2}, 4),
-    "Apothecary": ({"under": ["r1D", "y1D", "b1D", "g1D", "r2D"]}, 7),
-    "Stonemason": ({"res": {"stone": 3}}, 3),
+    "Apothecary": ({"under": ["r1D", "y1D", "b1D", "g1D", "r2D"]}, 6),
+    "Stonemason": ({"res": {"stone": 4}}, 4),
 }
 
 
@@ -148,9 +148,9 @@ def test_keymelequin_and_mansfield_ark_change_what_scores():
     build(g, 0, ids("Pig Farm")[0], "river", 0)
     before = score_player(p)["breakdown"]["winter cards"]
     build(g, 0, ids("Keymelequin")[0], "river", -1)
-    assert score_player(p)["breakdown"]["winter cards"] == before + 3  # the plain yellow card as green
+    assert score_player(p)["breakdown"]["winter cards"] == before + 2  # the plain yellow card as green
     build(g, 0, ids("Mansfield Ark")[0], "river", 1)
-    assert score_player(p)["breakdown"]["winter cards"] >= before + 3
+    assert score_player(p)["breakdown"]["winter cards"] >= before + 2
 
 
 # --- Seed FAQ ---
