@@ -97,7 +97,7 @@ def play(players: int, seed: int, stats: dict) -> tuple[kf.Game, int]:
     return g, decisions
 
 
-def report(players: int, games: int, top: int) -> None:
+def report(players: int, games: int, top: int, seconds: float = 0.0) -> None:
     stats: dict = defaultdict(Counter)
     stats["score"], stats["winner_score"] = [], []
     lengths = []
@@ -105,7 +105,10 @@ def report(players: int, games: int, top: int) -> None:
     for seed in range(games):
         _, n = play(players, seed, stats)
         lengths.append(n)
+        if seconds and time.perf_counter() - start > seconds:  # a time budget on a busy machine
+            break
     elapsed = time.perf_counter() - start
+    games = len(lengths)
     print(f"\n## {players} players: {games} bot games, {games / elapsed:.2f} games/s, "
           f"{statistics.median(lengths):g} decisions per game ({min(lengths)}–{max(lengths)})")
     seats = games * players
@@ -132,9 +135,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="bot games per player count")
     parser.add_argument("--players", default="2,4,6")
     parser.add_argument("--top", type=int, default=0, help="only the N cards with the most points per copy")
+    parser.add_argument("--seconds", type=float, default=0.0, help="stop a player count early after this long")
     args = parser.parse_args()
     for players in (int(x) for x in args.players.split(",")):
-        report(players, args.games, args.top)
+        report(players, args.games, args.top, args.seconds)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,8 @@ def test_three_players_draft_spring_together(live_server, browser):
         assert page.locator(".kf-village").count() == 3  # own village and both neighbours'
         assert page.locator(".kf-hand .kf-card.can").count() == 6  # a spring hand to pick from
         assert "Waiting for 3 players to choose" in page.locator(".kf-now").inner_text()
+        # the content security policy refuses inline styles: the village grid must not need any
+        assert page.locator(".kf [style]").count() == 0
     assert pages[1].evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert hand_in_first_screen(pages[1])
 

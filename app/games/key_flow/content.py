@@ -238,9 +238,9 @@ class Design:
 BUILDINGS: dict[str, list[Design]] = {
     "spring": [
         Design("Gold Mine", ROAD, ((1, "gold:1"), (4, "gold:2")), ("iron+stone",), ("K", "4+"), source=PUBLISHED),
-        Design("Keymine", ROAD, ((1, "iron:2"), (3, "iron:3")), ("anvil",), ("K", "3+")),
-        Design("Quarry", ROAD, ((1, "stone:2"), (3, "stone:3")), ("pick",), ("K", "3+")),
-        Design("Woodcutter", ROAD, ((1, "wood:2"), (3, "wood:3")), ("saw",), ("K", "3+")),
+        Design("Keymine", ROAD, ((1, "iron:1"), (3, "iron:2 gold:1")), ("anvil",), ("K", "3+")),
+        Design("Quarry", ROAD, ((1, "stone:1"), (3, "stone:2 gold:1")), ("pick",), ("K", "3+")),
+        Design("Woodcutter", ROAD, ((1, "wood:1"), (3, "wood:2 gold:1")), ("saw",), ("K", "3+")),
         Design("Workshop", ROAD, ((1, "any:1 gold:1"), (4, "any:2 gold:1")), ("iron+wood",), ("3+", "5+"),
                source=PUBLISHED),
         Design("Alehouse", ROAD, ((1, "token:1"), (4, "token:2")), ("iron+wood+stone",), ("K", "6+"),
@@ -276,7 +276,7 @@ BUILDINGS: dict[str, list[Design]] = {
     "autumn": [
         Design("Keythedral", ROAD, ((5, ""), (12, ""), (20, "")),
                ("iron+wood+stone", "iron+wood+stone+anvil+pick+saw"), ("K", "3+"), source=PUBLISHED),
-        Design("Sawmill", ROAD, ((2, "wood:2 gold:1"), (5, "wood:3 gold:1")), ("wood+wood+saw",), ("3+", "4+"),
+        Design("Sawmill", ROAD, ((2, "wood:1 gold:1"), (5, "wood:2 gold:1")), ("wood+wood+saw",), ("3+", "4+"),
                source=PUBLISHED),
         Design("Guildhall", ROAD, ((3, "transport:1 upgrade:1"), (7, "transport:2 upgrade:2")),
                ("iron+stone+wood+anvil",), ("K", "5+")),
@@ -359,7 +359,7 @@ SCORERS = [
     ("Wainwright", ROAD, 0, "cart=4", False, ("K", "K", "4+"), AUTHORED),
     ("Taproom", RIVER, 0, "token=2", False, ("K", "K", "3+"), AUTHORED),
     ("Apothecary", RIVER, 0, "keyple+keyple+keyple+keyple+keyple=6", False, ("K", "K"), AUTHORED),
-    ("Stonemason", ROAD, 0, "stone+stone+stone=4", False, ("K", "K"), AUTHORED),
+    ("Stonemason", ROAD, 0, "stone+stone+stone=3", False, ("K", "K"), AUTHORED),
 ]
 
 def _keyple_card(cid: str, code: str, season: str, marking: str) -> Card:

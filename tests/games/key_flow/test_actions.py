@@ -104,7 +104,7 @@ def test_own_building_produces_onto_itself():
     hands(g, [card, ids("Quarry")[0]], [ids("Gold Mine")[0], ids("Woodcutter")[0]],
           [ids("Workshop")[0], ids("Alehouse")[0]])
     g = play(g, {0: (card, "on:0:1"), 1: (ids("Gold Mine")[0], "discard"), 2: (ids("Workshop")[0], "discard")})
-    assert find(g.players[0], "road.1")["res"] == {"iron": 2}
+    assert find(g.players[0], "road.1")["res"] == {"iron": 1}
 
 
 def test_simultaneous_play_resolves_against_the_state_before_the_turn():

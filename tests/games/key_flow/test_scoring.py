@@ -27,7 +27,7 @@ WINTER = {
     "Wainwright": ({"cards": ["Stable", "Cartwright"]}, 12),  # with the home card: 3 transport cards
     "Taproom": ({"tokens": 2}, 4),
     "Apothecary": ({"under": ["r1D", "y1D", "b1D", "g1D", "r2D"]}, 6),
-    "Stonemason": ({"res": {"stone": 4}}, 4),
+    "Stonemason": ({"res": {"stone": 4}}, 3),
 }
 
 
