@@ -176,15 +176,14 @@ def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
     return transport_choice(p, offered)
 
 
-def distances(p: Player, start: Entry) -> dict[int, int]:
+def distances(p: Player, start: Entry, near: dict[int, list[Entry]]) -> dict[int, int]:
     """Steps from ``start`` to every card of the village along touching cards (by id())."""
-    from .rules import touching
     dist = {id(start): 0}
     todo = [start]
     while todo:
         a = todo.pop(0)
-        for b in p.village:
-            if id(b) not in dist and touching(a, b):
+        for b in near[id(a)]:
+            if id(b) not in dist:
                 dist[id(b)] = dist[id(a)] + 1
                 if CARDS[b["card"]].kind != "store":  # nothing moves on from a store
                     todo.append(b)
@@ -201,7 +200,9 @@ def transport_choice(p: Player, offered: list[str]) -> str:
             wanted += [(e, r, 2.0) for r in c.accepts]
         for r in needs(p, e):
             wanted += [(e, r, 3.0 + CARDS[e["card"]].panels[-1].points / 10), (e, "gold", 2.5)]
-    maps = {id(e): distances(p, e) for e, _, _ in wanted}
+    from .rules import touching
+    near = {id(a): [b for b in p.village if b is not a and touching(a, b)] for a in p.village}
+    maps = {id(e): distances(p, e, near) for e, _, _ in wanted}
     best, best_v = "stop", 0.0
     for o in offered:
         if not o.startswith("move:"):

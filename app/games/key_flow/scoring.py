@@ -123,6 +123,25 @@ def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant
     """The most points the winter cards and unallocated gold can make from ``supply``
     (item kind -> count), and one allocation reaching it (a line per card, then gold)."""
     supply = {k: n for k, n in sorted(supply.items()) if n > 0}
+    # Copies of one winter card are one card with the sets split among them: points are
+    # the same per set, so which copy holds a set changes nothing (and the search is
+    # spared every split).
+    groups: dict[tuple[Variant, ...], list[str]] = {}
+    for key, variants in cards:
+        groups.setdefault(variants, []).append(key)
+    merged = [(keys[0], variants) for variants, keys in groups.items()]
+    points, lines = _search(supply, merged, powers)
+    by_key = {line.key: line for line in lines}
+    out = []
+    for key, variants in cards:
+        keys = groups[variants]
+        first = by_key[keys[0]]
+        out.append(first if key == keys[0] else Line(key, first.variant, 0, 0, {}))
+    return points, out + [lines[-1]]
+
+
+def _search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
+            powers: frozenset[str]) -> tuple[int, list[Line]]:
     def alone_of(variants: tuple[Variant, ...]) -> int:
         return max(_max_sets(_Matching(supply, powers), 0, v) * v.points for v in variants)
     # The richest cards first: a good allocation is found early and prunes the rest.

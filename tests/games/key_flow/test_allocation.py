@@ -46,12 +46,13 @@ CASES = [
     (["anvil", "pick", "saw", "anvil", "anvil"], ["Scholar", "Scribes"]),
     (["gold", "gold", "stone", "iron"], ["Stonemason", "Jeweller"]),
     (["boat", "boat", "cart", "token", "gold"], ["Sea Breese", "Wainwright", "Taproom"]),
+    (["gold", "gold", "gold", "iron", "wood"], ["Jeweller", "Jeweller", "Mercers' Guild"]),  # two copies of a card
 ]
 
 
 @pytest.mark.parametrize("items, names", CASES)
 def test_best_allocation_equals_brute_force(items, names):
-    cards = [(name, RULES[name]) for name in names]
+    cards = [(f"{name}-{i}", RULES[name]) for i, name in enumerate(names)]
     supply = {}
     for k in items:
         supply[k] = supply.get(k, 0) + 1
