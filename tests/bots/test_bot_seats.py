@@ -116,3 +116,35 @@ async def test_a_bot_never_cancels_while_anything_else_is_listed():
     view = {"title": "tiny-towns", "options": [{"id": "cancel"}, {"id": "place:1,1"}]}
     assert levels.choose("random", view, Fixed()) == "place:1,1"
     assert levels.choose("random", {"title": "tiny-towns", "options": [{"id": "cancel"}]}, Fixed()) == "cancel"
+
+
+async def test_a_restart_resumes_the_bots_pending_turns(sqlite_url, clock):
+    """A process that dies leaves claimed rows and maybe no row at all for a turn (it died
+    between a move and its event): the next process plays on from there."""
+    from sqlalchemy import delete, update
+
+    from app.bots.tables import TURNS
+
+    from .conftest import BotTable
+
+    async with BotTable(sqlite_url, clock) as first:
+        game = await new_game(first.http, "tiny-towns", ["Ann", {"bot": "strong"}, {"bot": "random"}],
+                              options={"monuments": False})
+        ann = auth(game["seats"][0]["token"])
+        view = (await first.http.get(f"/api/games/{game['id']}", headers=ann)).json()
+        option = next(o["id"] for o in view["options"] if o["id"] != "cancel")
+        await first.http.post(f"/api/games/{game['id']}/actions", headers=ann,
+                              json={"option": option, "version": view["version"]})
+        await first.driver.settle()
+        async with first.app.state.table.db.write() as session:  # one turn lost, one claimed by the dead process
+            rows = (await session.execute(TURNS.select())).all()
+            assert rows, "the bots had no turn waiting"
+            await session.execute(delete(TURNS).where(TURNS.c.seat == rows[0].seat))
+            await session.execute(update(TURNS).values(claimed_by="dead", claimed_until=clock.now + 60))
+        owing = set((await first.http.get(f"/api/games/{game['id']}")).json()["to_act"]) - {0}
+        assert owing
+    async with BotTable(sqlite_url, clock) as second:
+        clock.advance(61)  # the dead process's claim runs out
+        await second.play_bots()
+        played = {seat for seat, _ in (await second.app.state.table.action_log(game["id"]))}
+        assert owing <= played
