@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from app.games.rng import Rng
 
-from .content import ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, RAW, Building, layout
-from .rules import (FOLD, Game, Player, act_options, board_of, building_side, matched, options,
+from .content import ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, RAW, WHITE, Act, Building, layout
+from .rules import (FOLD, Game, Player, act_options, board_fields, board_of, building_side, matched, options,
+                    payment, place_targets,
                     season_name, work_options)
 
 Seat = int
@@ -27,25 +28,83 @@ def tile_value(b: Building) -> float:
     return worth + 0.5 * (b.back.points - s.points) - 0.6 * sum(s.cost.values())
 
 
+def fair_needs(g: Game, p: Player) -> dict[str, int]:
+    """Goods still missing for the fair of this season and the winter fairs it holds (its
+    own face-down fair is the bot's own secret, which it may use)."""
+    want: dict[str, int] = {}
+    fairs = [FAIRS[f].needs for f in [p.fairs.get(season_name(g))] if f]
+    fairs += [FAIRS[f].back_needs or {} if season_name(g) == "winter" else FAIRS[f].needs for f in p.winter]
+    for needs in fairs:
+        for good, n in needs.items():
+            kinds = WHITE.get(good, (good,))
+            have = sum(p.stock.get(k, 0) for k in kinds)
+            if have < n:
+                for k in kinds:
+                    want[k] = max(want.get(k, 0), n - have)
+    return want
+
+
 def good_value(g: Game, p: Player, kind: str) -> float:
+    bonus = 1.2 if fair_needs_memo(g, p).get(kind) else 0.0
     if kind in RAW or kind == "wheat":
-        return 1.0
+        return 1.0 + bonus
     if kind in GEMS:
-        return 1.5
+        return 1.5 + bonus
     if kind in FINISHED:
-        return 1.4
+        return 1.4 + bonus
     if kind in ANIMALS:
         room = sum(side.capacity for plot in p.plots.values()
                    if (side := building_side(plot)) and kind in side.houses)
         held = sum(p.stock.get(a, 0) for a in ANIMALS)
-        return 1.3 if room > held else 0.2
+        return (1.3 if room > held else 0.2) + bonus
     return 0.0
 
 
+def fair_needs_memo(g: Game, p: Player) -> dict[str, int]:
+    key = (p.seat, "needs")
+    if key not in _needs:
+        _needs[key] = fair_needs(g, p)
+    return _needs[key]
+
+
+def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float:
+    """What one use of a building's action brings, less what it costs."""
+    if payment(p.stock, a.pay) is None:
+        return 0.0
+    gained = 0.0
+    for good, n in a.gain.items():
+        if good == "ship":
+            gained += 0.8 * n
+        elif good == "animal":
+            gained += max((good_value(g, p, k) for k in side_houses), default=0.0)
+        elif good == "refine":
+            gained += 0.7 if any(p.stock.get(r, 0) for r in RAW) else 0.0
+        elif good == "gem":
+            gained += 1.5
+        else:
+            gained += n * good_value(g, p, good)
+    paid = sum(n * good_value(g, p, STAND_IN.get(k, k)) for k, n in a.pay.items())
+    return max(0.0, gained - 0.7 * paid)
+
+
+STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
+_needs: dict[tuple[int, str], dict[str, int]] = {}
+
+
+_memo: dict[tuple[int, str], float] = {}  # kind values within one decision (cleared by ``choose``)
+
+
 def kind_value(g: Game, p: Player, kind: str, board: int | None = None) -> float:
-    """How useful one repetition of a field is to the player now."""
+    """How useful one repetition of a field is to the player now (remembered for the decision)."""
+    key = (p.seat, kind)
+    if key not in _memo:
+        _memo[key] = kind_worth(g, p, kind)
+    return _memo[key]
+
+
+def kind_worth(g: Game, p: Player, kind: str) -> float:
     if kind == "tile":
-        return 1.4 if any(g.display) and len(p.held) < 3 else 0.2
+        return 2.2 if any(g.display) and len(p.held) < 2 else 0.3
     if kind in ("build", "discount"):
         fake = {"do": "act", "kind": kind, "seat": p.seat, "left": 1}
         g.queue.insert(0, fake)
@@ -70,11 +129,10 @@ def kind_value(g: Game, p: Player, kind: str, board: int | None = None) -> float
 
 
 def work_value(g: Game, p: Player, plot_id: str) -> float:
-    g.queue.insert(0, {"do": "act", "kind": "work", "seat": p.seat, "plot": plot_id, "left": 1})
-    try:
-        return 2.2 if work_options(g, p, g.queue[0]) else 0.1
-    finally:
-        g.queue.pop(0)
+    side = building_side(p.plots[plot_id])
+    if side is None:
+        return 0.0
+    return max((act_worth(g, p, side.houses, a) for a in side.acts), default=0.0) + 0.4
 
 
 def target_value(g: Game, p: Player, colour: str, target: str) -> float:
@@ -84,7 +142,7 @@ def target_value(g: Game, p: Player, colour: str, target: str) -> float:
         return work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
     board_id, space = where.split(":")
     board = board_of(g, int(board_id))
-    field = board["fields"][space]
+    field = board_fields(board)[space]
     n = (2 if board["spaces"][space] else 1.6) + matched(colour, FIELD_COLOUR[field])  # 1.6: a join may come
     claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
     return kind_value(g, p, field) * n + claimed - (0.8 if colour == "white" else 0)
@@ -92,6 +150,8 @@ def target_value(g: Game, p: Player, colour: str, target: str) -> float:
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
+    _memo.clear()
+    _needs.clear()
     listed = options(state, seat)
     offered = [o.id for o in listed]
     if not offered:
@@ -104,7 +164,7 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         return turn_choice(state, p, offered, rng)
     if step == "invite":
         job = state.queue[0]
-        field = board_of(state, job["board"])["fields"][job["space"]]
+        field = board_fields(board_of(state, job["board"]))[job["space"]]
         joins = [o for o in offered if o.startswith("join:")]
         if joins and kind_value(state, p, field) >= 0.9:
             return max(joins, key=lambda o: (o != "join:white", o))
@@ -134,12 +194,8 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
         best, best_value = keyples[0], -1.0
         for o in keyples:
             colour = o.split(":")[1]
-            g.queue.insert(0, {"do": "place", "seat": p.seat, "colour": colour})
-            try:
-                targets = [x.target for x in options(g, p.seat) if x.id.startswith(("space:", "plot:"))]
-            finally:
-                g.queue.pop(0)
-            value = max((target_value(g, p, colour, t) for t in targets if t), default=0.0)
+            value = max((target_value(g, p, colour, f"{kind}:{where}") for kind, where in place_targets(g, p, colour)),
+                        default=0.0)
             value += rng.randrange(100) / 400
             if value > best_value:
                 best, best_value = o, value
@@ -191,6 +247,8 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
     if kind == "boat":
         sells = [o for o in onward if o.startswith("sell:")]
         gets = [o for o in onward if o.startswith("get:")]
+        needed = fair_needs(g, p)
+        sells = [o for o in sells if not needed.get(o.split(":")[1])]
         if sells and (not gets or rng.randrange(2)):
             return max(sells, key=lambda o: p.stock.get(o.split(":")[1], 0))
         return max(gets, key=lambda o: good_value(g, p, o.split(":")[1]))
@@ -200,7 +258,10 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
             return -sum(max(0, n - p.stock.get(k, 0)) for k, n in needs.items())
         return max(onward, key=fair_fit)
     if kind == "work":
-        return onward[rng.randrange(len(onward))]
+        side = building_side(p.plots[job["plot"]])
+        assert side is not None
+        return max(onward, key=lambda o: (act_worth(g, p, side.houses, side.acts[int(o.split(":")[1])]),
+                                          rng.randrange(10)))
     return onward[0]
 
 

@@ -23,6 +23,7 @@ The tables are written in a small text form so they are easy to read and correct
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,6 +129,7 @@ def folds(board_id: int, season: str) -> list[str]:
     return [f"{season}-{tl}-{bl}" for tl, bl in faces]
 
 
+@functools.cache
 def layout(board_id: int, fold: str) -> dict[tuple[int, int], str]:
     """The 16 cells of a folded board: (row, col) -> field kind ("keyp", "river" or a field)."""
     season, tl, bl = fold.split("-")
@@ -141,6 +143,7 @@ def layout(board_id: int, fold: str) -> dict[tuple[int, int], str]:
     return cells
 
 
+@functools.cache
 def fields_of(board_id: int, fold: str) -> dict[str, str]:
     """The spaces a keyple can go to: "r,c" -> kind, the river as "river"."""
     out = {f"{r},{c}": kind for (r, c), kind in sorted(layout(board_id, fold).items())
@@ -251,11 +254,11 @@ HOME: dict[str, Building] = {b.id: b for b in [
 # Country tiles (published: 48 = 12 farm + 36 village, 21 with the spring leaf; faces authored).
 COUNTRY: dict[str, Building] = {b.id: b for b in [
     # farm, spring (5)
-    building("c1", "farm", "spring", "Dovecote", "wood", "house:chicken:3 | per:housed:1",
+    building("c1", "farm", "spring", "Dovecote", "wood clay", "house:chicken:3 | per:housed:1",
              "Aviary", "brick", "house:chicken,goat:4 | act:animal | per:housed:1"),
     building("c2", "farm", "spring", "Goat shed", "clay wood", "house:goat,sheep:3 | act:animal",
              "Dairy", "stone", "house:goat,sheep:4 | act:animal | per:housed:1 | score:1"),
-    building("c3", "farm", "spring", "Stables", "wood stone", "house:horse:3 | act:animal | per:housed:1",
+    building("c3", "farm", "spring", "Stables", "wood stone logs", "house:horse:3 | act:animal | per:housed:1",
              "Riding school", "brick gem", "house:horse,cow:4 | act:animal | per:housed:2"),
     building("c4", "farm", "spring", "Pig farm", "brick logs", "house:pig:3 | act:animal | per:housed:1",
              "Smokehouse", "wood wheat", "house:pig,boar:4 | act:animal | per:housed:1 | per:wheat:1"),
@@ -266,9 +269,9 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "Cattle market", "gold", "house:cow,horse:4 | act:animal | per:housed:2"),
     building("c7", "farm", "summer", "Boar hunt", "stone brick", "house:boar,deer:3 | per:housed:2",
              "Hunting lodge", "wood", "house:boar,deer:4 | per:housed:2 | score:1"),
-    building("c8", "farm", "autumn", "Sheep station", "2brick", "house:sheep:4 | act:animal | per:housed:1",
+    building("c8", "farm", "autumn", "Sheep station", "2brick logs", "house:sheep:4 | act:animal | per:housed:1",
              "Wool market", "emerald", "house:sheep,goat:4 | act:animal | per:housed:2"),
-    building("c9", "farm", "autumn", "Menagerie", "wood stone brick", "house:deer,boar,horse,cow:4 | per:housed:1",
+    building("c9", "farm", "autumn", "Menagerie", "wood brick", "house:deer,boar,horse,cow:4 | per:housed:1",
              "Zoo", "2gem", "house:deer,boar,horse,cow,pig:4 | per:housed:2 | score:2"),
     building("c10", "farm", "winter", "Barn", "2stone", "house:cow,pig,sheep:4 | act:animal | per:housed:1",
              "Great barn", "brick wood", "house:cow,pig,sheep,goat:4 | act:animal | per:housed:2"),
@@ -291,20 +294,20 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "act:2rock"),
     building("c19", "village", "spring", "Gem cutter", "stone clay", "act:rock+rock>gem",
              "Jeweller", "gem", "act:rock>gem | per:gem:1"),
-    building("c20", "village", "spring", "Bakery", "brick logs", "act:wheat>ship3",
+    building("c20", "village", "spring", "Bakery", "logs clay", "act:wheat>ship3 | score:1",
              "Pâtisserie", "wood", "act:wheat>ship4 | score:1"),
-    building("c21", "village", "spring", "Carpenter", "wood", "per:wood:1",
+    building("c21", "village", "spring", "Carpenter", "wood logs", "per:wood:1",
              "Joinery", "wood brick", "per:wood:2 | score:1"),
-    building("c22", "village", "spring", "Potter", "brick", "per:brick:1",
+    building("c22", "village", "spring", "Potter", "brick clay", "per:brick:1",
              "Pottery", "brick stone", "per:brick:2 | score:1"),
     building("c23", "village", "spring", "Inn", "wood brick", "score:3",
              "Coaching inn", "stone gem", "score:6"),
-    building("c24", "village", "spring", "Chapel", "stone brick", "score:2 | per:keyple:white:2",
-             "Church", "stone wood", "score:4 | per:keyple:white:2"),
+    building("c24", "village", "spring", "Chapel", "stone brick", "score:2 | per:keyple:white:1",
+             "Church", "stone wood", "score:4 | per:keyple:white:1"),
     building("c25", "village", "spring", "Mine", "wood stone", "act:ruby | act:sapphire",
              "Deep mine", "2finished", "act:2ruby | act:2sapphire"),
-    building("c26", "village", "spring", "Trading post", "logs clay", "act:raw>ship2",
-             "Warehouse", "brick wood", "act:raw>ship3 | per:raw:1"),
+    building("c26", "village", "spring", "Trading post", "logs clay", "act:raw>ship2 | per:raw:1",
+             "Warehouse", "brick wood", "act:raw>ship3 | per:raw:1 | score:1"),
     building("c27", "village", "spring", "Well", "rock", "act:wheat", "Fountain", "stone",
              "act:wheat | score:2"),
     building("c28", "village", "spring", "Goldsmith", "brick stone wood", "act:gold | per:gold:1",
@@ -326,8 +329,8 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "Grange", "wood", "per:keyple:green:2 | per:wheat:1 | score:2"),
     building("c36", "village", "autumn", "Miners' guild", "2stone brick", "per:keyple:black:3 | act:gem",
              "Assay office", "gold", "per:keyple:black:3 | act:gem | score:1"),
-    building("c37", "village", "autumn", "Town hall", "2brick 2stone", "score:6",
-             "Castle keep", "2gem", "score:10"),
+    building("c37", "village", "autumn", "Town hall", "brick stone finished", "score:5",
+             "Castle keep", "2gem", "score:9"),
     building("c38", "village", "autumn", "Sapphire mine", "brick wood", "act:sapphire | per:sapphire:1",
              "Sapphire vault", "gem", "act:sapphire | per:sapphire:2"),
     building("c39", "village", "autumn", "Ruby mine", "stone wood", "act:ruby | per:ruby:1",
@@ -338,18 +341,18 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "Cloth hall", "stone", "per:sheep:2 | per:goat:1 | score:1"),
     building("c42", "village", "winter", "Butcher", "stone logs", "per:pig:1 | per:boar:1",
              "Charcuterie", "wood", "per:pig:2 | per:boar:1 | score:1"),
-    building("c43", "village", "winter", "Crown jeweller", "3finished", "per:gem:2",
-             "Regalia", "2gem", "per:gem:2 | score:3"),
-    building("c44", "village", "winter", "Hostelry", "2finished wheat", "per:horse:1 | per:chicken:1 | score:1",
+    building("c43", "village", "winter", "Crown jeweller", "3finished", "per:gem:1 | score:1",
+             "Regalia", "2gem", "per:gem:1 | score:4"),
+    building("c44", "village", "winter", "Hostelry", "2finished 2wheat", "per:horse:1 | per:chicken:1 | score:1",
              "Post house", "finished", "per:horse:2 | per:chicken:1 | score:2"),
-    building("c45", "village", "winter", "Cathedral", "3stone 2brick", "score:7",
-             "Great cathedral", "3gem", "score:12"),
-    building("c46", "village", "winter", "Custom house", "2wood stone", "act:gem>ship5 | score:1",
+    building("c45", "village", "winter", "Cathedral", "2stone 2brick", "score:7",
+             "Great cathedral", "2gem", "score:11"),
+    building("c46", "village", "winter", "Custom house", "wood stone", "act:gem>ship5 | score:1",
              "Port authority", "gold", "act:gem>ship6 | score:2"),
-    building("c47", "village", "autumn", "Almshouse", "wood wheat", "per:keyple:any:1 | score:1",
-             "Hospital", "stone brick", "per:keyple:any:1 | score:3"),
-    building("c48", "village", "winter", "Guild of keyples", "brick stone wood", "per:keyple:any:1 | score:2",
-             "Grand guild", "2gem", "per:keyple:any:1 | score:5"),
+    building("c47", "village", "autumn", "Almshouse", "wood wheat clay", "per:keyple:any:1 | score:1",
+             "Hospital", "stone brick", "per:keyple:any:1 | score:2"),
+    building("c48", "village", "winter", "Guild of keyples", "2finished 2wheat", "per:keyple:any:1 | score:1",
+             "Grand guild", "2gem", "per:keyple:any:1 | score:3"),
 ]}
 BUILDINGS: dict[str, Building] = {**HOME, **COUNTRY}
 FARM_PLOTS = 4  # authored: plots on the player board
@@ -377,18 +380,18 @@ FAIRS: dict[str, Fair] = {f.id: f for f in [
     fair("sp1", "spring", "wheat chicken", 3), fair("sp2", "spring", "brick sheep", 3),
     fair("sp3", "spring", "wood goat", 3), fair("sp4", "spring", "stone pig", 3),
     fair("sp5", "spring", "2wheat raw", 3), fair("sp6", "spring", "emerald raw", 3),
-    fair("su1", "summer", "cow brick wheat", 5), fair("su2", "summer", "horse wood stone", 5),
-    fair("su3", "summer", "2sheep wheat", 5), fair("su4", "summer", "ruby gold", 5),
-    fair("su5", "summer", "deer boar wood", 5), fair("su6", "summer", "2finished wheat", 5),
-    fair("au1", "autumn", "2cow brick stone", 7), fair("au2", "autumn", "2horse gem", 7),
-    fair("au3", "autumn", "pig boar 2wheat", 7), fair("au4", "autumn", "sapphire emerald finished", 7),
-    fair("au5", "autumn", "goat chicken wood stone", 7), fair("au6", "autumn", "3finished", 7),
+    fair("su1", "summer", "sheep brick wheat", 5), fair("su2", "summer", "2wood clay", 5),
+    fair("su3", "summer", "2sheep wheat", 5), fair("su4", "summer", "ruby gold wheat", 5),
+    fair("su5", "summer", "boar wood logs", 5), fair("su6", "summer", "2finished wheat", 5),
+    fair("au1", "autumn", "chicken brick stone wheat", 7), fair("au2", "autumn", "2horse gem", 7),
+    fair("au3", "autumn", "pig 2wheat finished", 7), fair("au4", "autumn", "sapphire emerald finished", 7),
+    fair("au5", "autumn", "wood stone gem wheat", 7), fair("au6", "autumn", "3finished", 7),
     fair("wi1", "winter", "2brick wheat", 4, "2brick 2wheat gold", 6),
     fair("wi2", "winter", "2wood sheep", 4, "2wood 2sheep ruby", 6),
-    fair("wi3", "winter", "2stone cow", 4, "2stone 2cow emerald", 6),
-    fair("wi4", "winter", "horse deer wheat", 4, "2horse deer 2wheat", 6),
+    fair("wi3", "winter", "2stone wheat", 4, "2stone 2wheat emerald", 6),
+    fair("wi4", "winter", "chicken wheat clay", 4, "2chicken 2wheat clay", 6),
     fair("wi5", "winter", "pig chicken raw", 4, "2pig 2chicken raw", 6),
-    fair("wi6", "winter", "ruby sapphire", 4, "ruby sapphire gold finished", 6),
+    fair("wi6", "winter", "2ruby sapphire", 4, "2ruby 2sapphire finished", 6),
     fair("wi7", "winter", "goat boar finished", 4, "2goat 2boar finished", 6),
     fair("wi8", "winter", "3wheat", 4, "4wheat gem", 6),
 ]}
@@ -479,6 +482,8 @@ def content_json() -> dict[str, Any]:
 
 def _check() -> None:
     """Validate the tables against the seed's component list, once, at import."""
+    layout.cache_clear()  # a corrected table is read afresh
+    fields_of.cache_clear()
     assert Counter(KEYPLE_COUNTS).total() == 32 and Counter(START_KEYPLES) == {**{c: 1 for c in COLOURS}, "white": 2}
     assert sum(SUPPLY[g] for g in RAW) == 48 and sum(SUPPLY[g] for g in FINISHED) == 48
     assert SUPPLY[WHEAT] == 20 and sum(SUPPLY[g] for g in GEMS) == 64 and sum(SUPPLY[a] for a in ANIMALS) == 96

@@ -37,6 +37,8 @@ def test_a_broken_table_is_refused_at_import(monkeypatch):
     monkeypatch.setitem(content.BOARDS, 1, dataclasses.replace(content.BOARDS[1], br="clay clay clay clay"))
     with pytest.raises(AssertionError):
         content._check()
+    monkeypatch.undo()
+    content._check()  # the real tables again (and the cached folds read afresh)
 
 
 def test_folds_keep_the_keyp_field_and_river_in_place():

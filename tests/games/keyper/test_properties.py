@@ -12,7 +12,7 @@ import pytest
 import app.games.keyper as kp
 from app.games.keyper import bot
 from app.games.keyper.content import COUNTRY, FAIRS, STOCK, SUPPLY
-from app.games.keyper.rules import FOLD
+from app.games.keyper.rules import FOLD, clone
 from app.games.rng import Rng
 
 from ..twins import leaves
@@ -67,6 +67,11 @@ def play(players, seed, chooser, check_every=0):
         g = kp.apply(g, seat, choice)
         actions.append((seat, choice))
         if check_every and len(actions) % check_every == 0:
+            copy = clone(g)
+            assert kp.dump(copy) == kp.dump(g)
+            copy.players[0].stock["clay"] += 1
+            copy.boards[0]["spaces"]["river"].append({"colour": "x", "seat": 0, "down": False})
+            assert kp.dump(copy) != kp.dump(g) and not any(k["colour"] == "x" for k in g.boards[0]["spaces"]["river"])
             check_invariants(g)
             check_views(g)
     check_invariants(g)

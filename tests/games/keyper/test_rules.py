@@ -6,7 +6,7 @@ import pytest
 
 import app.games.keyper as kp
 from app.games.keyper.content import BOATS, COUNTRY, FIELD_COLOUR, SUPPLY
-from app.games.keyper.rules import (FOLD, OVER, PLAY, building_points, matched, may_join, payment, result,
+from app.games.keyper.rules import (FOLD, OVER, PLAY, board_fields, building_points, matched, may_join, payment, result,
                                     scores, tiebreak)
 from app.games.protocol import IllegalAction
 
@@ -125,12 +125,12 @@ def test_laying_down_only_once_everything_is_out():
     g = fresh()
     g = play(g, 0, "keyple:grey", "space:1:2,3")
     g = play(g, 1, "decline")
-    g = play(g, 1, "keyple:black", "space:2:" + next(k for k, v in g.boards[1]["fields"].items() if v == "ruby"))
+    g = play(g, 1, "keyple:black", "space:2:" + next(k for k, v in board_fields(g.boards[1]).items() if v == "ruby"))
     g = play(g, 0, "decline")
     assert not any(o.startswith("lay:") for o in ids(g, 0))
     all_out(g, 0, 2)
     lays = [o for o in ids(g, 0) if o.startswith("lay:")]
-    ruby = next(k for k, v in g.boards[1]["fields"].items() if v == "ruby")
+    ruby = next(k for k, v in board_fields(g.boards[1]).items() if v == "ruby")
     assert lays == [f"lay:space:2:{ruby}"]  # only the claimed board 2 has a standing keyple
     g = play(g, 0, lays[0])
     assert g.players[0].stock["ruby"] == 2  # a lone keyple: 1, +1 for black on the black gem field
@@ -149,7 +149,7 @@ def test_lay_down_single_values():
 
 def test_lay_down_on_any_board_when_none_stand_on_own_or_claimed_board():
     g = fresh()
-    g = play(g, 0, "keyple:orange", "space:2:" + next(k for k, v in g.boards[1]["fields"].items() if v == "clay"))
+    g = play(g, 0, "keyple:orange", "space:2:" + next(k for k, v in board_fields(g.boards[1]).items() if v == "clay"))
     g = play(g, 1, "decline")
     all_out(g, 0, 1)  # claims board 1, which is empty; its own buildings hold nobody
     g.turn = 0
@@ -205,7 +205,7 @@ def test_building_and_overbuilding_once_with_keyples_moving_up():
     p = g.players[0]
     p.plots["village1"]["keyples"] = [{"colour": "brown", "seat": 0, "down": False}]
     g.turn = 0
-    g = play(g, 0, "keyple:white", "space:2:" + next(k for k, v in g.boards[1]["fields"].items() if v == "build"))
+    g = play(g, 0, "keyple:white", "space:2:" + next(k for k, v in board_fields(g.boards[1]).items() if v == "build"))
     g = play(g, 1, "decline")
     opts = ids(g, 0)
     assert "build:home:h7" in opts
@@ -345,7 +345,7 @@ def test_season_end_final_lay_downs_go_to_the_others_clockwise_from_the_left_of_
     g.boards[2]["spaces"] = {k: [] for k in g.boards[2]["spaces"]}
     g.boards[2]["spaces"]["0,0"] = [{"colour": "grey", "seat": 2, "down": False}]
     g.turn = 1
-    g = play(g, 1, "keyple:grey", "space:2:" + next(k for k, v in g.boards[1]["fields"].items() if v == "rock"))
+    g = play(g, 1, "keyple:grey", "space:2:" + next(k for k, v in board_fields(g.boards[1]).items() if v == "rock"))
     assert g.ending and g.queue[0] == {"do": "final", "seat": 2}
     assert "pass" in ids(g, 2)
     g = play(g, 2, "lay:space:3:0,0")  # board 3's (0,0) is a country-tile field: 1 action
