@@ -91,3 +91,54 @@ def test_one_player_invites_and_the_other_joins(live_server, browser):
     assert "Drainage" in ann.content() and "invite" in ann.content()
     ann_ctx.close()
     bob_ctx.close()
+
+
+def test_the_secret_fold_is_chosen_on_the_page(live_server, browser):
+    """A spring played by the bot through the API; then each player picks a fold on their
+    page, and the other sees only that a choice was made until both have chosen."""
+    import app.games.keyper as kp
+    from app.games.keyper.bot import choose
+    from app.games.rng import Rng
+
+    created = httpx.post(f"{live_server.url}/api/games",
+                         json={"title": "keyper", "players": ["Ann", "Bob"], "seed": 3})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    tokens = [s["token"] for s in game["seats"]]
+    local, rng = kp.setup(2, {}, 3), Rng(3)
+    while local.phase == "play":  # the same game, replayed here to let the bot choose
+        seat = min(kp.to_act(local))
+        option = choose(local, seat, rng)
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        seen = httpx.get(f"{live_server.url}/api/games/{game['id']}", headers=auth).json()["version"]
+        sent = httpx.post(f"{live_server.url}/api/games/{game['id']}/actions",
+                          json={"option": option, "version": seen}, headers=auth)
+        assert sent.status_code == 200, sent.text
+        local = kp.apply(local, seat, option)
+    ann_ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    bob_ctx = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True)
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    ann.goto(game["seats"][0]["url"])
+    bob.goto(game["seats"][1]["url"])
+    for page in (ann, bob):
+        page.wait_for_function("window.keydom !== undefined")
+        assert page.locator(".kp-folds .kp-fold.can").count() == 4  # summer folds of the board it took back
+        assert "folds their board in secret" in page.locator(".kp-now").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    bob.screenshot(path=str(ARTIFACTS / "keyper-fold-phone.png"))
+    chosen = ann.locator(".kp-folds .kp-fold.can").nth(2).get_attribute("data-option")
+    click(ann, chosen)
+    assert "You chose" in ann.locator(".kp-now").inner_text()
+    bob.wait_for_function("document.querySelector('.kp-now').innerText.includes('Ann has chosen')", timeout=15000)
+    bob_view = httpx.get(f"{live_server.url}/api/games/{game['id']}",
+                         headers={"Authorization": f"Bearer {tokens[1]}"}).json()
+    assert bob_view["public"]["players"][0]["folded"] is True  # Bob sees that Ann chose, not what
+    assert all(b["season"] == "spring" for b in bob_view["public"]["boards"])
+    assert bob_view["private"]["fold"] is None and bob.locator(".kp-fold.chosen").count() == 0
+    ann.screenshot(path=str(ARTIFACTS / "keyper-fold-desktop.png"))
+    click(bob, bob.locator(".kp-folds .kp-fold.can").first.get_attribute("data-option"))
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelector('.kp-s.now').innerText.includes('summer')", timeout=15000)
+    assert chosen.split(":", 1)[1] in ann.locator(".log").inner_text() or "folds board" in ann.locator(".log").inner_text()
+    ann_ctx.close()
+    bob_ctx.close()
