@@ -75,7 +75,7 @@ def one_game(args: tuple[int, int]) -> dict[str, Any]:
         steps += 1
     result = kp.result(g)
     assert result is not None
-    taken_tiles: dict[str, int] = {}
+    taken_tiles: dict[str, int | None] = {}
     for p in g.players:
         scored = building_scores(p)
         for pid, plot in p.plots.items():
@@ -83,7 +83,7 @@ def one_game(args: tuple[int, int]) -> dict[str, Any]:
                 if t in COUNTRY:
                     taken_tiles[t] = sum(scored.get(pid, (0, 0))) if i == len(plot["tiles"]) - 1 else 0
         for t in p.held:
-            taken_tiles[t] = 0
+            taken_tiles[t] = None  # taken, never built: no points to count
         auto["animals housed"] += sum(n for animals in p.housed.values() for n in animals.values())
         auto["overbuilt plots"] += sum(len(plot["tiles"]) == 2 for plot in p.plots.values())
     fairs_available = ({f for p in g.players for f in p.fairs.values()} | set(g.fair_out)
@@ -144,7 +144,7 @@ def report(players: int, games: list[dict[str, Any]]) -> None:
         auto.update(g["auto"])
     print("automatic steps (per game): " + ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(auto.items())))
 
-    print("\ncountry tiles (available in / taken in / mean points when built):")
+    print("\ncountry tiles (available in / taken in / mean points when built, 0 if overbuilt):")
     avail: Counter[str] = Counter()
     took: Counter[str] = Counter()
     points: dict[str, list[int]] = defaultdict(list)
@@ -153,7 +153,8 @@ def report(players: int, games: list[dict[str, Any]]) -> None:
             avail[t] += 1
         for t, pts in g["taken_tiles"].items():
             took[t] += 1
-            points[t].append(pts)
+            if pts is not None:
+                points[t].append(pts)
     for t in sorted(COUNTRY, key=lambda t: int(t[1:])):
         b = BUILDINGS[t]
         mean = f"{statistics.mean(points[t]):4.1f}" if points[t] else "   -"

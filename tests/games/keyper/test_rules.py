@@ -226,7 +226,7 @@ def test_overbuilt_buildings_do_not_score():
     assert building_points(g.players[0]) == (3, 0)
     build_on(g, 0, "village1", "c21")  # Carpenter over the Inn
     give(g, 0, wood=1)
-    assert building_points(g.players[0]) == (0, 2)  # 2 wood x 1 (one was a start good)
+    assert building_points(g.players[0]) == (1, 2)  # the Inn's 3 are gone: the Carpenter's 1 and 2 wood x 1
 
 
 def test_building_from_the_display_and_the_discount():
