@@ -188,9 +188,12 @@ def prompt(g: Game, p: Player) -> str | None:
                 "has chosen.")
     step = pending_public(g)
     if step is None:
-        if p.keyper is None or p.hand:
-            return ("Your turn: click your keyper's target (a keyp field) or a keyple in your hand, "
-                    "or lay down a keyple.") if p.keyper is None else "Your turn: click a keyple in your hand to play it."
+        if p.keyper is None and p.hand:
+            return "Your turn: click a keyple to play it, or a keyp field (outlined) to play your keyper there."
+        if p.keyper is None:
+            return "Your turn: your keyples are all out — click a keyp field to play your keyper."
+        if p.hand:
+            return "Your turn: click a keyple in your hand to play it."
         return "Your turn: all your keyples are out — click a standing keyple to lay it down."
     job = g.queue[0]
     if step["do"] == "invite":
