@@ -8,8 +8,8 @@
   const token = root.dataset.token || "";
   const body = document.getElementById("game-body");
   const banner = document.getElementById("connection");
-  const notice = document.getElementById("notice");
   let version = Number(root.dataset.version);
+  let shownTitle = document.title;
   let busy = false;
   let socket = null;
   let retry = 0;
@@ -25,19 +25,101 @@
     return headers;
   }
 
-  function say(message) {
+  // A refusal is shown in the action bar, which stays in view, so the player reads it
+  // where they are looking; it is drawn again after each redraw until the next choice.
+  let message = "";
+  function say(text) {
+    message = text;
+    const notice = body.querySelector(".bar-notice");
+    if (!notice) return;
     notice.textContent = message;
     notice.hidden = !message;
   }
+
+  // --- every question in view -------------------------------------------------------
+  // Is the middle of this element inside the window, and not covered (by the sticky bar)?
+  function inView(el) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x > window.innerWidth || y > window.innerHeight) return false;
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === el || el.contains(hit));
+  }
+  // Each choice drawn on the board has a copy in the bar, in a hidden row per kind. A kind
+  // of choice with no place in view (under the board, in a panel further down) shows its
+  // row, so whatever the game asks next can be answered without hunting for it.
+  function showQuestions() {
+    const rows = Array.from(body.querySelectorAll(".action-bar .echo-row"));
+    rows.forEach(function (row) { row.hidden = true; });
+    function drawn(echo) {
+      return Array.from(body.querySelectorAll('[data-option="' + CSS.escape(echo.dataset.echo) + '"]'));
+    }
+    function seen(row) {
+      return Array.from(row.children).some(function (echo) { return drawn(echo).some(inView); });
+    }
+    // A choice the board does not draw at all always shows its row.
+    rows.forEach(function (row) {
+      if (Array.from(row.children).some(function (echo) { return !drawn(echo).length; })) row.hidden = false;
+    });
+    // Kinds with few choices first, so a short question (which cottage number?) comes
+    // before a long one (every free field). Showing rows makes the bar taller, which can
+    // push another kind out of view: look once more.
+    const kinds = rows.slice().sort(function (a, b) { return a.children.length - b.children.length; });
+    kinds.forEach(function (row, rank) {
+      row.style.order = String(1 + rank);
+      row.classList.toggle("few", row.children.length <= 6); // a few wrap; many scroll sideways on a phone
+    });
+    for (let pass = 0; pass < 2; pass += 1) {
+      const unseen = kinds.filter(function (row) { return row.hidden && !seen(row); });
+      unseen.forEach(function (row) { row.hidden = false; });
+      if (!unseen.length) break;
+    }
+  }
+
+  // What the player clicked on the board stays marked while the step it began goes on
+  // (the bar still offers to cancel it), e.g. the gap a cottage is going to.
+  let clicked = null;
+  function identify(el) {
+    const own = Object.keys(el.dataset).filter(function (k) { return k !== "option" && k !== "laidOut"; });
+    if (!own.length) return null;
+    const owner = el.parentElement && el.parentElement.closest("[data-seat]");
+    const attr = function (k) { return "[data-" + k.replace(/[A-Z]/g, function (c) { return "-" + c.toLowerCase(); }) + '="' + CSS.escape(el.dataset[k]) + '"]'; };
+    const own_selector = own.map(attr).join("");
+    return owner ? '[data-seat="' + CSS.escape(owner.dataset.seat) + '"] ' + own_selector : own_selector;
+  }
+  function markClicked() {
+    const bar = body.querySelector(".action-bar");
+    const going = bar && bar.classList.contains("asked") && bar.querySelector(".kind-cancel");
+    if (!clicked || !going) { clicked = null; return; }
+    const el = body.querySelector(clicked);
+    if (el) el.classList.add("chosen");
+  }
+
+  function laidOut() {
+    say(message);
+    markClicked();
+    showQuestions();
+    document.body.dataset.laidOut = "yes";
+  }
+  let resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(showQuestions, 150);
+  });
 
   async function refresh() {
     const response = await fetch("/g/" + gameId + "/fragment", { headers: authHeaders(), cache: "no-store" });
     if (!response.ok) return;
     const html = await response.text();
+    document.body.dataset.laidOut = "no";
     body.innerHTML = html;
     drawEarlier();
     const line = body.querySelector(".status-line");
     if (line) version = Number(line.dataset.version);
+    // The tab title follows the seats' names, unless notify.js is showing "Your turn" there.
+    if (line && line.dataset.tabTitle && document.title === shownTitle) document.title = shownTitle = line.dataset.tabTitle;
+    laidOut();
     root.dataset.version = String(version);
     document.dispatchEvent(new CustomEvent("keydom:updated", { detail: { version: version } }));
   }
@@ -158,16 +240,18 @@
       showEarlier(earlier);
       return;
     }
-    const target = event.target.closest("[data-option]");
+    const target = event.target.closest("[data-option], [data-echo]");
     if (!target || !body.contains(target)) return;
     event.preventDefault();
-    choose(target.dataset.option);
+    if (!target.closest(".action-bar")) clicked = identify(target);
+    choose(target.dataset.option || target.dataset.echo);
   });
   body.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" && event.key !== " ") return;
     const target = event.target.closest("[data-option]");
     if (!target || target.tagName === "BUTTON") return;
     event.preventDefault();
+    clicked = identify(target);
     choose(target.dataset.option);
   });
   // One choice drawn on several things (a group of fields) lights them all up together.
@@ -217,7 +301,7 @@
   if (token) {
     try {
       const you = (document.querySelector(".status-line .you strong") || {}).textContent || "";
-      const title = document.title.replace(/ — Keydom$/, "");
+      const title = root.dataset.titleName || document.title.replace(/ — Keydom$/, "");
       const games = JSON.parse(localStorage.getItem("keydom.games") || "[]")
         .filter(function (g) { return g && g.url !== location.pathname; });
       // The home page asks the server about each kept link (POST /api/my-games).
@@ -227,5 +311,6 @@
     } catch (err) { /* private mode: nothing to remember */ }
   }
 
+  laidOut();
   window.keydom = { choose: choose, refresh: refresh, get version() { return version; } };
 })();

@@ -4,22 +4,43 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Any
+import re
+from typing import Any, Callable
 
 from app.games import get_title
 
 
+PLAYER_NUMBER = re.compile(r"\b([Pp])layer (\d+)\b")
+
+
+def namer(names: dict[int, str]) -> Callable[[str], str]:
+    """Rules know seats by number ("player 2 starts"); a page names the people playing."""
+    def named(text: str) -> str:
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(2)) - 1
+            return names.get(seat, match.group(0))
+        return PLAYER_NUMBER.sub(name, text)
+    return named
+
+
 def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
-    """Options split by what they point at, so the board can make those things clickable."""
+    """Options split by what they point at, so the board can make those things clickable;
+    the ones that point at nothing are the action bar's buttons."""
     by_target: dict[str, dict[str, Any]] = {}
     buttons: list[dict[str, Any]] = []
+    names = {s["seat"]: s["name"] for s in view["seats"]}
+    named = namer(names)
+    view = dict(view, options=[dict(o, label=named(o["label"])) for o in view["options"]])
+    if view.get("private") and view["private"].get("prompt"):
+        view["private"] = dict(view["private"], prompt=named(view["private"]["prompt"]))
     for option in view["options"]:
         target = option.get("target")
-        if target and target not in by_target:
-            by_target[target] = option
-        else:
+        if not target:
             buttons.append(option)
-    names = {s["seat"]: s["name"] for s in view["seats"]}
+        elif target not in by_target:
+            by_target[target] = option
+        # A targeted choice the board does not draw (a second choice on one target, say)
+        # still reaches the player: the bar's copy of it shows (game.js).
     return {
         "view": view,
         "public": view["public"],
@@ -30,9 +51,11 @@ def game_context(view: dict[str, Any], token: str | None) -> dict[str, Any]:
         "by_target": by_target,
         "buttons": buttons,
         "status_line": status_line(view, names),
+        "tab_title": tab_title(view, names),
         "title_partial": f"titles/_{view['title']}.html",
         "title_name": get_title(view["title"]).TITLE.name,
         "content": title_content(view["title"]),
+        "named": named,
     }
 
 
@@ -48,7 +71,18 @@ def title_content(title_id: str) -> dict[str, Any]:
     return tables() if callable(tables) else {}
 
 
+def tab_title(view: dict[str, Any], names: dict[int, str]) -> str:
+    """The browser tab names the game and who plays it, so a player with several games
+    open can tell the tabs apart ("Tiny Towns: Ann, Bob — Keydom")."""
+    return f"{get_title(view['title']).TITLE.name}: {', '.join(names[s] for s in sorted(names))} — Keydom"
+
+
 def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
+    if view["result"] and len(view["result"]["scores"]) == 1:
+        # Solo: nobody to beat; the score (and the title's rating, in its note) is the news.
+        own = view["result"]["scores"][0]
+        rating = f" ({own['note']})" if own.get("note") else ""
+        return f"Game over — {names[own['seat']]} scored {own['score']} VP{rating}."
     if view["result"]:
         winners = [names[w] for w in view["result"]["winners"]]
         if len(winners) == 1:

@@ -186,11 +186,11 @@ def prompt(g: Game, p: Player, bid: dict[str, Any] | None) -> str | None:
     step = pending_public(g)
     if step is None:
         if g.used:
-            return "One more action (a different one), or end your turn: click what is outlined in blue."
-        return ("Your turn — up to two different actions: click what is outlined in blue (fields to harvest, "
+            return "One more action (a different one), or end your turn: click what glows blue."
+        return ("Your turn — up to two different actions: click what glows blue (fields to harvest, "
                 "a worker, a store or registry tile), or end your turn.")
     if step["do"] == "place":
-        return f"Put the {WORKERS[step['worker']].name} on a highlighted space of your board."
+        return f"Put the {WORKERS[step['worker']].name} on a space of your board that glows blue."
     if step["do"] == "power":
         worker = WORKERS[step["worker"]]
         return f"{worker.name}: {describe_worker(worker)}"

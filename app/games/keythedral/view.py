@@ -232,7 +232,7 @@ PENDING_PROMPTS = {
     "drop": "Guild Discount: choose which cube to leave out of the price.",
     "slot": "Click the place for the fence: the edge between a cottage and a field.",
     "unfence": "Click the fence to remove.",
-    "reposition": "Your cottage is fully fenced: click an empty place for it (dashed).",
+    "reposition": "Your cottage is fully fenced: click an empty place for it (glowing yellow).",
     "get": "Choose the cube to take from the store.",
     "new_law": "You drew a law card: play it now, or keep it for later.",
     "type": "Choose the field type.",
@@ -263,12 +263,12 @@ def _prompt(g: Game, p: Player) -> str:
             return ("Choose the colour to add to the tile's cost." if "tile" in pend
                     else "Click a face-up building tile.")
         if pend["kind"] == "survey":
-            return "Click its new place (dashed)." if "cottage" in pend else "Click the cottage or house to move."
+            return "Click its new place (glowing yellow)." if "cottage" in pend else "Click the cottage or house to move."
         return PENDING_PROMPTS[pend["kind"]]
     if g.phase == SETUP:
         if g.drawn:
-            return f"You drew a {FIELD_TYPES[FIELDS[g.drawn].type].name}: click a dashed square to lay it."
-        return "Place one of your cottages: click a dashed place next to a field."
+            return f"You drew a {FIELD_TYPES[FIELDS[g.drawn].type].name}: click a glowing square to lay it."
+        return "Place one of your cottages: click a glowing place next to a field."
     if g.phase == ORDER:
         return f"Place work order marker {g.marker}: choose the cottage number that works next."
     if g.phase == WORKERS:

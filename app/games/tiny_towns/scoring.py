@@ -39,7 +39,8 @@ from .town import CENTRE, CORNERS, SIZE, Cell, Town, neighbours, surrounding
 # How many Cottages a feedable building counts as (Barrett Castle: 2).
 COTTAGE_WORTH: dict[str, int] = {"cottage": 1, "barrett_castle": 2}
 FARM_FEEDS = 4
-EMPTY_SQUARES = "Empty squares"
+# The rule: at the end the cubes are removed, and each square without a building is −1.
+EMPTY_SQUARES = "Squares without a building (cubes removed)"
 
 ALMSHOUSE_POINTS = (0, -1, 5, -3, 15, -5, 26)  # by number of Almshouses, 6+ → 26
 TAVERN_POINTS = (0, 2, 5, 9, 14, 20)  # by number of Taverns, 5+ → 20

@@ -169,8 +169,8 @@ def build_prompt(g: Game, p: Player) -> str:
     if con:
         name = card_name(con["card"])
         if len(con["picked"]) == len(ALL_CARDS[con["card"]].shape):
-            return f"Click the highlighted square the {name} will stand on."
-        return (f"Building {a_card(con['card'])}: click the highlighted squares to use their "
+            return f"Click the glowing square the {name} will stand on."
+        return (f"Building {a_card(con['card'])}: click the glowing squares to use their "
                 f"cubes ({len(con['picked'])} of {len(ALL_CARDS[con['card']].shape)} picked).")
     cards = buildable(g, p)
     if not cards:

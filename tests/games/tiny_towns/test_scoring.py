@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from app.games.tiny_towns import scoring
 from app.games.tiny_towns.content import FIRST_GAME
 from app.games.tiny_towns.notation import CODES, parse_town
-from app.games.tiny_towns.scoring import TownScore, best_feeding, score_town, shrine_points
+from app.games.tiny_towns.scoring import EMPTY_SQUARES, TownScore, best_feeding, score_town, shrine_points
 from app.games.tiny_towns.town import Town, neighbours, surrounding
 
 
@@ -62,8 +62,8 @@ def test_one_line_per_type_in_card_order_then_monument_then_empty_squares():
         .  .  .  .
         .  .  .  .
     """)
-    assert list(s.lines) == ["Cottage", "Farm", "Fort Ironweed", "Empty squares"]
-    assert s.lines == {"Cottage": 6, "Farm": 0, "Fort Ironweed": 7, "Empty squares": -12}
+    assert list(s.lines) == ["Cottage", "Farm", "Fort Ironweed", EMPTY_SQUARES]
+    assert s.lines == {"Cottage": 6, "Farm": 0, "Fort Ironweed": 7, EMPTY_SQUARES: -12}
     assert s.total == 1
 
 
@@ -74,13 +74,13 @@ def test_empty_squares_line_is_present_on_a_full_town():
         Sh Sh Sh Sh
         Sh Sh Sh Sh
     """)
-    assert s.lines == {"Shed": 16, "Empty squares": 0}
+    assert s.lines == {"Shed": 16, EMPTY_SQUARES: 0}
     assert s.total == 16 and s.empty_squares == 0
 
 
 def test_empty_town_scores_minus_sixteen():
     s = score_town(Town())
-    assert s.lines == {"Empty squares": -16}
+    assert s.lines == {EMPTY_SQUARES: -16}
     assert (s.total, s.empty_squares, s.cottages, s.fed_cottages) == (-16, 16, 0, 0)
 
 
@@ -93,7 +93,7 @@ def test_each_empty_square_costs_one():
         Sh Sh Sh .
         Sh .  Sh .
     """)
-    assert s.lines["Empty squares"] == -3
+    assert s.lines[EMPTY_SQUARES] == -3
     assert s.empty_squares == 3
     assert s.total == 13 - 3
 
@@ -106,7 +106,7 @@ def test_cube_left_on_a_square_is_removed_so_the_square_scores_as_empty():
         Sh W  G  Sh
     """)
     assert s.empty_squares == 2
-    assert s.lines["Empty squares"] == -2
+    assert s.lines[EMPTY_SQUARES] == -2
 
 
 # --- Building: Cottage ---
@@ -143,7 +143,7 @@ def test_red_buildings_score_zero_themselves():
         .  .  .  .
     """)
     assert s.lines == {"Farm": 0, "Granary": 0, "Greenhouse": 0, "Orchard": 0,
-                       "Empty squares": -12}
+                       EMPTY_SQUARES: -12}
 
 
 def test_farm_feeds_four_cottages_anywhere():
@@ -763,7 +763,7 @@ def test_factory_scores_zero_and_its_resource_nothing():
         .  .  .  .
         .  .  .  .
     """)
-    assert s.lines == {"Factory": 0, "Empty squares": -15}
+    assert s.lines == {"Factory": 0, EMPTY_SQUARES: -15}
 
 
 def test_trading_post_scores_one():
@@ -880,7 +880,7 @@ def test_cathedral_scores_two_and_empty_squares_zero():
         .  .  .  .
         .  .  .  .
     """)
-    assert s.lines == {"Cathedral of Caterina": 2, "Empty squares": 0}
+    assert s.lines == {"Cathedral of Caterina": 2, EMPTY_SQUARES: 0}
     assert (s.total, s.empty_squares) == (2, 15)
 
 
@@ -962,7 +962,7 @@ def test_cubes_on_cottages_under_the_bondmaker_score_nothing_and_fill_no_square(
         .  .  .  .
     """)
     assert s.lines == {"Cottage": 6, "Farm": 0, "Statue of the Bondmaker": 0,
-                       "Empty squares": -12}
+                       EMPTY_SQUARES: -12}
 
 
 # --- Monument: Shrine of the Elder Tree ---
@@ -1078,7 +1078,7 @@ def test_worked_example_first_game_town():
     # Theater: row cottage, chapel, tavern; column well, factory = 5. Taverns: 2 → 5.
     # Fort 7. The wood cube is removed: one empty square, −1.
     assert s.lines == {"Cottage": 12, "Farm": 0, "Well": 2, "Chapel": 8, "Tavern": 5,
-                       "Theater": 5, "Factory": 0, "Fort Ironweed": 7, "Empty squares": -1}
+                       "Theater": 5, "Factory": 0, "Fort Ironweed": 7, EMPTY_SQUARES: -1}
     assert s.total == 38
     assert (s.fed_cottages, s.cottages, s.empty_squares) == (4, 4, 1)
 
@@ -1095,7 +1095,7 @@ def test_worked_example_greenhouse_town():
     # Markets: 2 in row 2 each. Bank 4. Two Almshouses 5. Warehouse −2. One empty −1.
     assert s.lines == {"Cottage": 12, "Greenhouse": 0, "Millstone": 2, "Abbey": 0,
                        "Temple": 4, "Almshouse": 5, "Market": 4, "Bank": 4,
-                       "Warehouse": -2, "Empty squares": -1}
+                       "Warehouse": -2, EMPTY_SQUARES: -1}
     assert s.total == 28
     assert (s.fed_cottages, s.cottages, s.empty_squares) == (4, 5, 1)
 
@@ -1187,7 +1187,7 @@ def test_any_town_scores_with_total_equal_to_its_lines(tokens, right, place):
     assert s.total == sum(s.lines.values())
     assert s.empty_squares == tokens.count(".") + tokens.count("W")
     assert 0 <= s.fed_cottages <= s.cottages
-    assert "Empty squares" in s.lines
+    assert EMPTY_SQUARES in s.lines
 
 
 # --- Docs (speed is measured in bench/, never asserted here) ---

@@ -24,10 +24,10 @@ def test_one_building_is_named_alone():
     assert prompt(g, 0) == "You can build a Well: click its card, or Done building."
     # Once a building is chosen, the prompt follows the construction step by step.
     g = act(g, 0, "build:well")
-    assert prompt(g, 0) == ("Building a Well: click the highlighted squares to use their cubes "
+    assert prompt(g, 0) == ("Building a Well: click the glowing squares to use their cubes "
                             "(0 of 2 picked).")
     g = act(g, 0, "pick:0,0", "pick:0,1")
-    assert prompt(g, 0) == "Click the highlighted square the Well will stand on."
+    assert prompt(g, 0) == "Click the glowing square the Well will stand on."
 
 
 def test_the_prompt_is_private_and_only_for_a_seat_that_is_asked():

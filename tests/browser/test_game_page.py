@@ -1,0 +1,152 @@
+"""The shared game page around every title's board: a refusal shows in the action bar
+where the player looks, what was clicked stays marked while its step goes on, the tab and
+the icon name the site and the game, no page breaks its own Content Security Policy, and
+re-opening a seat asks first."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.games import LISTINGS
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SIZES = {"desktop": {"viewport": {"width": 1366, "height": 900}},
+         "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
+PLAYABLE = [listing.id for listing in LISTINGS if listing.module]
+IN_VIEW = """el => { const r = el.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (!r.width || y < 0 || y > innerHeight) return false; const hit = document.elementFromPoint(x, y);
+  return !!hit && (hit === el || el.contains(hit)); }"""
+
+
+def create(base: str, title: str, players=("Ann", "Bob"), seed: int = 8) -> dict:
+    response = httpx.post(f"{base}/api/games", json={"title": title, "players": list(players), "seed": seed})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def view(base: str, game: dict, seat: int) -> dict:
+    auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    return httpx.get(f"{base}/api/games/{game['id']}", headers=auth).json()
+
+
+def act(base: str, game: dict, seat: int, option: str) -> None:
+    auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    response = httpx.post(f"{base}/api/games/{game['id']}/actions", headers=auth,
+                          json={"option": option, "version": view(base, game, seat)["version"]})
+    assert response.status_code == 200, response.text
+
+
+def acting(base: str, game: dict) -> int:
+    return next(s for s in range(len(game["seats"])) if view(base, game, s)["options"])
+
+
+@pytest.mark.parametrize("title", PLAYABLE)
+def test_no_page_of_a_title_breaks_its_content_security_policy(live_server, browser, title):
+    base = live_server.url
+    game = create(base, title)
+    complaints: list[str] = []
+    for size, args in SIZES.items():
+        context = browser.new_context(**args)
+        page = context.new_page()
+        page.on("console", lambda m: complaints.append(f"{page.url}: {m.text}")
+                if re.search(r"Content.Security.Policy", m.text, re.I) else None)
+        for url in (game["seats"][0]["url"], game["seats"][1]["url"], game["url"], game["host_url"],
+                    f"{base}/rules/{title}", f"{base}/new/{title}", f"{base}/"):
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+        context.close()
+    assert complaints == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refusal_shows_in_the_action_bar_in_view(live_server, browser, size):
+    base = live_server.url
+    game = create(base, "tiny-towns")
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    page.goto(game["seats"][0]["url"])
+    page.wait_for_selector("body[data-laid-out=yes]")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.evaluate("window.keydom.choose('no-such-choice')")
+    notice = page.locator(".action-bar .bar-notice")
+    notice.wait_for(state="visible")
+    assert "not one of" in notice.inner_text()
+    assert page.evaluate("window.scrollY") > 0 and notice.evaluate(IN_VIEW)
+    page.screenshot(path=str(ARTIFACTS / f"page-refusal-{size}.png"))
+    context.close()
+
+
+def test_the_tab_names_the_game_and_players_and_the_site_has_an_icon(live_server, browser):
+    base = live_server.url
+    game = create(base, "key-harvest", players=("Ann", "Bob", "Cy"))
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    page.goto(game["seats"][1]["url"])
+    assert page.title() == "Key Harvest: Ann, Bob, Cy — Keydom"
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    fetched = httpx.get(base + icon)
+    assert fetched.status_code == 200 and fetched.headers["content-type"].startswith("image/svg+xml")
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_follow_up_question_is_in_the_bar_and_what_was_clicked_stays_marked(live_server, browser, size):
+    """Keythedral's set-up: a cottage's gap, then its number, asked in the bar beside the mark."""
+    base = live_server.url
+    game = create(base, "keythedral")
+    seat = acting(base, game)
+    while not any(o["kind"] == "cottage" for o in view(base, game, seat)["options"]):
+        act(base, game, seat, view(base, game, seat)["options"][0]["id"])
+        seat = acting(base, game)
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    page.goto(game["seats"][seat]["url"])
+    page.wait_for_selector("body[data-laid-out=yes]")
+    gap = page.locator("#game-body .gap.can").first
+    where = gap.get_attribute("data-gap")
+    gap.click()
+    page.locator(".bar-prompt", has_text="Which cottage").wait_for()
+    page.wait_for_selector("body[data-laid-out=yes]")
+    page.screenshot(path=str(ARTIFACTS / f"page-cottage-number-{size}.png"))
+    assert page.locator(f'.gap[data-gap="{where}"]').get_attribute("class").split().count("chosen") == 1
+    # the numbers are asked where the player looks: every one of them in view, in the bar
+    # (they are drawn on the screen panel, further down, too)
+    numbers = page.locator(".action-bar .echo-row:not([hidden]) .echo.kind-number")
+    assert numbers.count() >= 1 and all(numbers.nth(i).evaluate(IN_VIEW) for i in range(numbers.count()))
+    numbers.first.click()
+    page.locator(".bar-prompt", has_text="Which cottage").wait_for(state="detached")
+    page.wait_for_selector("body[data-laid-out=yes]")
+    assert page.locator(".chosen").count() == 0  # the step is over
+    context.close()
+
+
+def test_reopening_a_seat_asks_first(live_server, browser):
+    base = live_server.url
+    game = create(base, "tiny-towns")
+    host = {"Authorization": f"Bearer {game['host_token']}"}
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    page.goto(game["host_url"])
+    answers = iter([False, True])
+    asked: list[str] = []
+
+    def answer(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if next(answers) else dialog.dismiss()
+    page.on("dialog", answer)
+    page.locator("details.seat-tools").nth(1).locator("summary").click()
+    button = page.locator("details.seat-tools").nth(1).get_by_role("button", name="Re-open the seat")
+    button.click()
+    assert asked and "Bob" in asked[0]
+    seats = httpx.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
+    assert seats[1]["name"] == "Bob"
+    with page.expect_navigation():
+        button.click()
+    seats = httpx.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
+    assert len(asked) == 2 and seats[1]["name"] != "Bob"
+    context.close()
