@@ -62,14 +62,23 @@
     rows.forEach(function (row) {
       if (Array.from(row.children).some(function (echo) { return !drawn(echo).length; })) row.hidden = false;
     });
-    // Kinds with few choices first, so a short question (which cottage number?) comes
-    // before a long one (every free field). Showing rows makes the bar taller, which can
-    // push another kind out of view: look once more.
-    const kinds = rows.slice().sort(function (a, b) { return a.children.length - b.children.length; });
-    kinds.forEach(function (row, rank) {
-      row.style.order = String(1 + rank);
-      row.classList.toggle("few", row.children.length <= 6); // a few wrap; many scroll sideways on a phone
+    // Kinds with few choices first, buttons and rows alike, so a short question ("stop",
+    // which cottage number?) is never scrolled out of the bar by a long one (every move,
+    // every free field). Showing rows makes the bar taller, which can push another kind
+    // out of view: look once more.
+    const plain = new Map();
+    body.querySelectorAll(".action-bar .prompt > button.choice[data-kind]").forEach(function (b) {
+      if (!plain.has(b.dataset.kind)) plain.set(b.dataset.kind, []);
+      plain.get(b.dataset.kind).push(b);
     });
+    const groups = Array.from(plain.values()).map(function (list) { return { size: list.length, els: list }; })
+      .concat(rows.map(function (row) { return { size: row.children.length, els: [row] }; }));
+    groups.sort(function (a, b) { return a.size - b.size; }); // stable: page order among equals
+    groups.forEach(function (group, rank) {
+      group.els.forEach(function (el) { el.style.order = String(rank); });
+    });
+    rows.forEach(function (row) { row.classList.toggle("few", row.children.length <= 6); }); // a few wrap; many scroll sideways on a phone
+    const kinds = rows.slice().sort(function (a, b) { return a.children.length - b.children.length; });
     for (let pass = 0; pass < 2; pass += 1) {
       const unseen = kinds.filter(function (row) { return row.hidden && !seen(row); });
       unseen.forEach(function (row) { row.hidden = false; });

@@ -45,7 +45,15 @@ def acting(base: str, game: dict) -> int:
     return next(s for s in range(len(game["seats"])) if view(base, game, s)["options"])
 
 
-@pytest.mark.parametrize("title", PLAYABLE)
+def csp_cases():
+    from tests.browser.test_choices_in_view import INLINE_STYLE
+    for title in PLAYABLE:
+        marks = [pytest.mark.xfail(strict=True, reason=f"inline style attributes in {INLINE_STYLE[title]}")] \
+            if title in INLINE_STYLE else []
+        yield pytest.param(title, marks=marks, id=title)
+
+
+@pytest.mark.parametrize("title", list(csp_cases()))
 def test_no_page_of_a_title_breaks_its_content_security_policy(live_server, browser, title):
     base = live_server.url
     game = create(base, title)
