@@ -66,7 +66,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                     # again costs neither a database read nor another view.
                     if sub.client_since < sent and caught_up != sent:
                         caught_up = sent
-                        sent = await _send_view(websocket, table, viewer, -1, known_version=max(sent, handled))
+                        sent = await _send_view(websocket, table, viewer, -1, known_version=handled)
                     sub.client_since = None
                 if sub.force:  # seats changed (a name was claimed) or the hub reconnected
                     sub.force = False

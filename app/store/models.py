@@ -26,14 +26,16 @@ class Game(Base):
     seed: Mapped[int | None] = mapped_column(Integer, nullable=True)  # only when given on purpose
     secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # hex; hidden draws come from it
     seed_given: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.true())
-    # per seat, then the spectator: the version at which what they see last changed
+    # per seat, then the spectator: how many times what they see has changed (their view's
+    # version; it tells nothing of steps they cannot see), and when it last did (epoch seconds)
     view_versions: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    view_changed_at: Mapped[list | None] = mapped_column(JSON, nullable=True)
     players: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="active")  # active | finished
     version: Mapped[int] = mapped_column(Integer, default=0)  # = number of actions applied
     snapshot: Mapped[str] = mapped_column(Text)  # JSON dump of the state at `version`
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)  # last public change
     # hash of the host link's secret; seat links are derived from it (app/table/hosting.py)
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
     host_name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # who the invite page names

@@ -567,13 +567,16 @@ class Hosting:
                 select(Game.id, Game.host_hash).where(Game.host_hash.in_(list(by_hash))))).all()
             held = [(g, s, h, "seat") for g, s, h in seats] + [(g, None, h, "host") for g, h in hosts]
             games = {row.id: row for row in (await session.execute(
-                select(Game.id, Game.version, Game.updated_at).where(Game.id.in_({g for g, *_ in held})))).all()}
+                select(Game.id, Game.version, Game.updated_at, Game.view_changed_at)
+                .where(Game.id.in_({g for g, *_ in held})))).all()}
         entries = []
         for game_id, seat, digest, role in held:
             if game_id not in games:
                 continue
             view = await self.table.view(_spectator(game_id), known_version=games[game_id].version)
-            entries.append(_my_game(by_hash[digest], role, seat, view, games[game_id].updated_at))
+            game = games[game_id]  # each seat's own last change: others' private steps move nothing
+            entries.append(_my_game(by_hash[digest], role, seat, view,
+                                    seen_changed_at(game.updated_at, game.view_changed_at, seat)))
         return sorted(entries, key=MyGame.sort_key)
 
 
@@ -600,6 +603,12 @@ def _utc(moment: datetime | None) -> Any:
 def _spectator(game_id: str) -> Any:
 
     return Viewer(game_id, None)
+
+
+def seen_changed_at(updated_at: datetime, view_changed_at: Any, seat: int | None) -> datetime:
+    from .service import seen_changed_at as seen  # service imports this module
+
+    return seen(updated_at, view_changed_at, seat)
 
 
 def _my_game(token: str, role: str, seat: int | None, view: dict[str, Any], updated_at: datetime) -> MyGame:

@@ -5,11 +5,13 @@ option against the game's current state (cached, or read), apply the rules, then
 one short transaction (a version update that only matches the game version just read,
 the new snapshot, the action row with the log lines it wrote), then tell the hub.
 
-Versions: the game's version counts its actions. Each viewer (every seat, then the
-spectator) also has a view version, the game version at which what it sees last changed
-(``games.view_versions``). Views, frames and actions use the viewer's own, so one seat's
-private step (a choice in several steps that nobody else sees) moves nothing the others
-can see: no frame, no new version, no 409 for their next action.
+Versions: the game's version counts its actions; it stays inside the server. Each viewer
+(every seat, then the spectator) has its own view version, which counts the changes of
+what it sees (``games.view_versions``), and the time of the last one
+(``games.view_changed_at``). Views, frames, actions and the games list use the viewer's
+own, so one seat's private step (a choice in several steps that nobody else sees) moves
+nothing the others can see: no frame, no new version, no new "last change", no 409 for
+their next action, and no jump later that would count the steps they did not see.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import orjson
@@ -67,10 +70,10 @@ class CreatedGame:
 class Snapshot:
     """A game at one version, as this process last saw it.
 
-    ``view_versions`` holds, for each seat and then the spectator, the game version at
-    which what they see last changed (None: every view changed at ``version``, as for a
-    game stored before view versions existed). ``fingerprints`` are the hashes of those
-    views at this version, kept so the next action need not rebuild them.
+    ``view_versions`` holds, for each seat and then the spectator, how many times what
+    they see has changed (None: a game stored before view versions existed, whose viewers
+    all start counting from ``version``). ``fingerprints`` are the hashes of those views at
+    this version, kept so the next action need not rebuild them.
     """
 
     game_id: str
@@ -81,6 +84,7 @@ class Snapshot:
     seed_given: bool = False
     view_versions: list[int] | None = None
     fingerprints: list[str] | None = None
+    view_changed_at: list[float | None] | None = None
 
     def view_versions_for(self, seats: int) -> list[int]:
         vv = self.view_versions
@@ -309,7 +313,7 @@ class Table:
         async with self.db.read() as session:
             row = (await session.execute(
                 select(Game.title, Game.version, Game.status, Game.seed_given, Game.view_versions,
-                       case((Game.version == (cached.version if cached else -1), None),
+                       Game.view_changed_at, case((Game.version == (cached.version if cached else -1), None),
                             else_=Game.snapshot).label("snapshot"))
                 .where(Game.id == game_id)
             )).one_or_none()
@@ -320,7 +324,7 @@ class Table:
             else:
                 snap = Snapshot(game_id, row.title, row.version, row.status,
                                 get_title(row.title).load(json.loads(row.snapshot)), seed_given=row.seed_given,
-                                view_versions=row.view_versions)
+                                view_versions=row.view_versions, view_changed_at=row.view_changed_at)
                 self.cache.put(snap)
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
@@ -375,15 +379,21 @@ class Table:
         cores = [view_core(title, new_state, v) for v in viewers]
         prints = [fingerprint(core) for core in cores]
         game_version = snap.version + 1
-        view_versions = [game_version if new != old else vv
-                         for new, old, vv in zip(prints, before, snap.view_versions_for(len(names)))]
+        changed = [new != old for new, old in zip(prints, before)]
+        # Each viewer counts only its own changes: a count of game versions would tell, at
+        # the next change it sees, how many steps it did not see.
+        view_versions = [vv + 1 if moved else vv for moved, vv in zip(changed, snap.view_versions_for(len(names)))]
         status = "finished" if cores[-1]["result"] is not None else "active"
         now = utcnow()
+        stamp = now.timestamp()
+        view_changed_at = [stamp if moved else at
+                           for moved, at in zip(changed, _changed_at_for(snap.view_changed_at, len(names)))]
+        public = {"updated_at": now} if changed[-1] else {}  # the games' "last change": public only
         bump = (
             update(GAMES)
             .where(GAMES.c.id == snap.game_id, GAMES.c.version == snap.version)
             .values(version=game_version, snapshot=json.dumps(title.dump(new_state)), status=status,
-                    view_versions=view_versions, updated_at=now)
+                    view_versions=view_versions, view_changed_at=view_changed_at, **public)
         )
         log = insert(ACTIONS).values(
             game_id=snap.game_id, seq=game_version, seat=seat, option=option_id,
@@ -403,7 +413,7 @@ class Table:
 
         await self.db.commit_action(write, write_async)
         after = Snapshot(snap.game_id, snap.title, game_version, status, new_state, snap.seed_given,
-                         view_versions=view_versions, fingerprints=prints)
+                         view_versions=view_versions, fingerprints=prints, view_changed_at=view_changed_at)
         self.cache.put(after)
         self._keep_cores(after.game_id, after.version, cores)
         await self.hub.publish(after.game_id, after.version)
@@ -575,6 +585,26 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         # the number of the oldest title line in "log": earlier ones are paged from /log
         "log_first": core["log_total"] - len(core["log"]) + 1,
     }
+
+
+def _changed_at_for(stored: list[float | None] | None, seats: int) -> list[float | None]:
+    return list(stored) if stored is not None and len(stored) == seats + 1 else [None] * (seats + 1)
+
+
+def seen_changed_at(updated_at: datetime, view_changed_at: list[float | None] | None,
+                    seat: int | None) -> datetime:
+    """The last change of a game that this seat (None: anyone) could see: the last public
+    change (``games.updated_at``: an action everyone saw, a seat taken) or the last step
+    that changed what the seat itself sees, whichever is later. Another seat's private
+    steps move neither."""
+    if updated_at.tzinfo is None:  # SQLite hands back naive times; all were written in UTC
+        updated_at = updated_at.replace(tzinfo=timezone.utc)
+    if seat is None or not view_changed_at or not 0 <= seat < len(view_changed_at) - 1:
+        return updated_at
+    own = view_changed_at[seat]
+    if own is None:
+        return updated_at
+    return max(updated_at, datetime.fromtimestamp(own, timezone.utc))
 
 
 def setup_seed(game: Game) -> int:

@@ -95,14 +95,15 @@ async def test_a_tiny_towns_swap_sends_nothing_to_the_others_until_it_is_placed(
             # Ann acts with the version she holds although the game moved on.
             answer = await act(http, server, game_id, ann, "place:0,0", 1)
             assert answer.status_code == 200, answer.text
-            # The next frame each other socket gets is Ann's public step: nothing came before it.
-            assert [(await recv(ws))["version"] for ws in [*others, bob_ws]] == [3, 3, 3, 3]
+            # The next frame each other socket gets is Ann's public step: nothing came before
+            # it, and its version is the next one they count (Bob's step is not counted).
+            assert [(await recv(ws))["version"] for ws in [*others, bob_ws]] == [2, 2, 2, 3]
 
             # Bob places: his choice is complete, and everyone sees that he is done.
             answer = await act(http, server, game_id, bob, last_step, 3)
             assert answer.status_code == 200, answer.text
             frames = [await recv(ws) for ws in others]
-            assert [f["version"] for f in frames] == [4, 4, 4]
+            assert [f["version"] for f in frames] == [3, 3, 3]
             assert all(1 not in f["to_act"] for f in frames)
 
 
@@ -128,4 +129,5 @@ async def test_paying_cube_by_cube_sends_nothing_to_the_others_until_the_cube_is
             assert answer.status_code == 200
             for ws in (bob_ws, watcher):
                 frame = await recv(ws)  # the first frame since the start is the purchase
-                assert frame["version"] == 3 and frame["log"][-1] == "Ann buys an ironwork cube."
+                # ... and the next version they count: the two private steps left no gap
+                assert frame["version"] == 1 and frame["log"][-1] == "Ann buys an ironwork cube."

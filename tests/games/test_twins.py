@@ -6,7 +6,7 @@ import pytest
 
 from app.games import LISTINGS
 
-from .twins import cases_for, drive
+from .twins import cases_for, drive, drive_through_table, private_detours
 
 PLAYABLE = [listing for listing in LISTINGS if listing.module]
 SEEDS = range(6)
@@ -31,3 +31,30 @@ def test_twin_games_look_the_same_to_everyone_else(title_id, case, seed):
     assert twins.hidden(twins.a, twins.b), "the twins must start with the difference still hidden"
     run = drive(twins, seed)
     assert run.compared >= 1
+
+
+# --- Through the table: versions, frames, the games list ---
+TABLE_SEEDS = range(2)
+
+
+@pytest.mark.parametrize("seed", TABLE_SEEDS)
+@pytest.mark.parametrize("title_id, case", CASES, ids=[f"{t}-{c.__name__}" for t, c in CASES])
+async def test_twin_games_look_the_same_through_the_table(title_id, case, seed, sqlite_url):
+    """The same twins stored and driven through the table: versions, frames and each
+    seat's games-list entry are the same in both, as well as the views."""
+    twins = case(seed)
+    twins.steps = min(twins.steps, 120)
+    run = await drive_through_table(twins, seed, sqlite_url)
+    assert run.compared >= 1
+
+
+@pytest.mark.parametrize("listing", PLAYABLE, ids=lambda listing: listing.id)
+async def test_private_steps_leave_no_trace_in_versions_frames_or_the_games_list(listing, sqlite_url):
+    """Game b's seat 1 takes choices and takes them back (nobody else sees them): the
+    others' versions, frames and "last change" must not count those steps."""
+    detours = 0
+    for seed in TABLE_SEEDS:
+        run = await drive_through_table(private_detours(listing.id, seed), seed, sqlite_url, detours=True)
+        detours += run.detours
+    if not detours:
+        pytest.skip(f"{listing.id}: no private round trip (a choice and 'cancel') found in play")

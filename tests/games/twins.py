@@ -138,3 +138,180 @@ def cases_for(package: str) -> list[Callable[[int], Twins]]:
             raise
         return []
     return list(module.CASES)
+
+
+# --- Through the table: versions, frames and the games list too ---
+#
+# The rules-level check above compares views. What surrounds a view must not tell either:
+# its ``version``, whether a frame goes out, and the "last change" of the games list. So
+# the same pair is driven through the table (two stored games, the same actions), and after
+# every act in either game each observer's whole table view (version included), whether
+# its websocket would get a frame, and its games-list entry must be the same in both.
+#
+# Twins with the same actions take the same private steps. The pair that differs in how
+# many private steps a seat took is ``private_detours``: in game b the holder now and then
+# takes a choice and takes it back (a round trip nobody else sees), between two steps.
+
+ROUND_TRIP_TRIES = 10  # options of each step tried when looking for a private round trip
+MAX_DETOURS = 4
+
+
+@dataclass
+class TableRun:
+    compared: int  # acts after which both games were compared
+    detours: int  # private round trips the holder took in game b only
+    ended_by: str
+
+
+def _seen_by(title: Title, state: State, seat: Seat | None) -> str:
+    """Everything the rules show one viewer, as one comparable string."""
+    options = [o.as_json() for o in title.options(state, seat)] if seat is not None else []
+    result = title.result(state)
+    return _canon({"view": title.view(state, seat), "options": options, "to_act": sorted(title.to_act(state)),
+                   "result": result and result.as_json()})
+
+
+def private_round_trip(title: Title, state: State, seat: Seat, players: int) -> tuple[str, str] | None:
+    """Two choices of ``seat`` that lead back to the very same game and that nobody else
+    saw in between: a choice taken and taken back (a building picked, then "cancel")."""
+    viewers: list[Seat | None] = [None, *range(players)]
+    others = [v for v in viewers if v != seat]
+    before = {v: _seen_by(title, state, v) for v in viewers}
+    listed = [o.id for o in title.options(state, seat)]
+    for first in listed[:ROUND_TRIP_TRIES]:
+        try:
+            middle = title.apply(state, seat, first)
+        except Exception:  # noqa: BLE001 - a listed option the rules refuse fails elsewhere
+            continue
+        if any(_seen_by(title, middle, v) != before[v] for v in others):
+            continue  # not private
+        back = sorted((o.id for o in title.options(middle, seat)), key=lambda i: "cancel" not in i)
+        for second in back[:ROUND_TRIP_TRIES]:
+            after = title.apply(middle, seat, second)
+            if _canon(title.dump(after)) == _canon(title.dump(state)):  # the very same game again
+                return first, second
+    return None
+
+
+def private_detours(title_id: str, seed: int) -> Twins:
+    """Two copies of one new game; in game b, seat 1 takes private round trips (see
+    ``drive_through_table``). What is secret is how many steps seat 1 took."""
+    from app.games.protocol import validate_options
+
+    title = get_title(title_id)
+    players = max(3, title.TITLE.min_players) if title.TITLE.max_players >= 3 else title.TITLE.max_players
+    state = title.setup(players, validate_options(title.TITLE, {}, players), seed)
+    return Twins(title_id, players, state, title.load(title.dump(state)), holder=1,
+                 hidden=lambda a, b: True, what="how many private steps seat 1 took", steps=120)
+
+
+async def drive_through_table(twins: Twins, seed: int, database_url: str, detours: bool = False) -> TableRun:
+    """Store both twins as games and drive them through the table with the same actions;
+    with ``detours``, game b's holder also takes private round trips between steps. After
+    every act, compare what each observer gets (see the note above)."""
+    from datetime import datetime, timedelta, timezone
+
+    import app.table.service as service
+    from app.hub.local import Hub
+    from app.store.db import Database
+    from app.table.service import Table, Viewer
+
+    title = get_title(twins.title_id)
+    names = [f"P{i}" for i in range(twins.players)]
+    clock = service.utcnow
+    table = Table(Database(database_url, synchronous="NORMAL"), Hub())
+    try:
+        games = [await table.create_game(twins.title_id, names, seed=1) for _ in (0, 1)]
+        await _store_states(table, [g.id for g in games], [twins.a, twins.b])
+        table = Table(table.db, Hub())  # forget the dealt games cached at creation
+        tokens = [{s.seat: s.token for s in g.seats} for g in games]
+        watched = observers(twins)
+        sent = [{v: -1 for v in watched} for _ in games]  # the version each observer's socket holds
+        start = datetime(2030, 1, 1, tzinfo=timezone.utc)
+        rng, choose = Rng(seed), bot_for(twins.title_id)
+        a, b = twins.a, twins.b
+        compared = taken = 0
+
+        async def act(which: int, seat: Seat, option: str, moment: float) -> None:
+            # "Last change" times come from a clock that moves one second per step
+            service.utcnow = lambda: start + timedelta(seconds=moment)  # type: ignore[assignment]
+            viewer = Viewer(games[which].id, seat)
+            cached = table.cache.get(viewer.game_id, 0)
+            await table.act(viewer, option, cached.view_version(seat) if cached else (await table.view(viewer))["version"])
+
+        async def compare(where: str) -> None:
+            nonlocal compared
+            listed = [await _listed(table, tokens[i], watched) for i in (0, 1)]
+            for v in watched:
+                seen = [(*await _observed(table, g.id, v, sent[i]), listed[i].get(v)) for i, g in enumerate(games)]
+                who = "the spectator" if v is None else f"seat {v}"
+                for part, x, y in zip(("view", "frame", "games list"), seen[0], seen[1]):
+                    assert x == y, f"{twins.title_id}, {twins.what}, {where}: {who}'s {part} differs:\n{x}\n{y}"
+            compared += 1
+
+        for step in range(twins.steps):
+            if title.result(a) is not None:
+                return TableRun(compared, taken, "game over")
+            seat = rng.choice(sorted(title.to_act(a)))
+            if detours and seat == twins.holder and taken < MAX_DETOURS and step % 3 == 0:
+                trip = private_round_trip(title, b, seat, twins.players)
+                if trip is not None:  # game b only, between two steps both games take
+                    for n, option in enumerate(trip, 1):
+                        await act(1, seat, option, step + n / 3)
+                        b = title.apply(b, seat, option)
+                        await compare(f"after step {step}, private step {n} in one game only")
+                    taken += 1
+            option = _pick(title, choose, a, b, seat, twins.holder, rng)
+            if option is None:
+                return TableRun(compared, taken, "holder chose differently")
+            for which in (0, 1):
+                await act(which, seat, option, step + 1)
+            a, b = title.apply(a, seat, option), title.apply(b, seat, option)
+            if not twins.hidden(a, b):  # this step showed the secret, as the rules allow
+                return TableRun(compared, taken, "revealed")
+            await compare(f"step {step}")
+        return TableRun(compared, taken, "steps")
+    finally:
+        service.utcnow = clock
+        await table.db.dispose()
+
+
+async def _store_states(table: Any, game_ids: list[str], states: list[State]) -> None:
+    from sqlalchemy import update
+
+    from app.table.service import GAMES
+
+    async with table.db.write() as session:
+        for game_id, state in zip(game_ids, states):
+            title = get_title((await table.view(_viewer(game_id)))["title"])
+            await session.execute(update(GAMES).where(GAMES.c.id == game_id)
+                                  .values(snapshot=json.dumps(title.dump(state))))
+
+
+def _viewer(game_id: str) -> Any:
+    from app.table.service import Viewer
+
+    return Viewer(game_id, None)
+
+
+async def _listed(table: Any, tokens: dict[Seat, str], watched: list[Seat | None]) -> dict[Seat, Any]:
+    """Each watching seat's entry in its games list (what the home page shows)."""
+    from dataclasses import asdict
+
+    entries = await table.hosting.my_games([tokens[s] for s in watched if s is not None])
+    return {e.seat: {k: v for k, v in asdict(e).items() if k not in ("token", "id", "url")} for e in entries}
+
+
+async def _observed(table: Any, game_id: str, seat: Seat | None, sent: dict[Seat | None, int]) -> tuple[Any, Any]:
+    """One observer's view (its version included), and whether its socket gets a frame now
+    (as the websocket asks: changed since the version it holds)."""
+    from app.table.service import Viewer
+
+    viewer = Viewer(game_id, seat)
+    cached = table.cache.get(game_id, 0)
+    newest = cached.version if cached else None  # as a change notice would say: no database read
+    view = await table.view(viewer, newest)
+    frame = await table.view_if_changed(viewer, sent[seat], newest)
+    if frame is not None:
+        sent[seat] = frame["version"]
+    return {k: v for k, v in view.items() if k != "id"}, frame is not None and frame["version"]
