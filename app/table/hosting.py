@@ -605,10 +605,20 @@ def _spectator(game_id: str) -> Any:
     return Viewer(game_id, None)
 
 
-def seen_changed_at(updated_at: datetime, view_changed_at: Any, seat: int | None) -> datetime:
-    from .service import seen_changed_at as seen  # service imports this module
-
-    return seen(updated_at, view_changed_at, seat)
+def seen_changed_at(updated_at: datetime, view_changed_at: list[float | None] | None,
+                    seat: int | None) -> datetime:
+    """The last change of a game that this seat (None: anyone) could see: the last public
+    change (``games.updated_at``: an action everyone saw, a seat taken) or the last step
+    that changed what the seat itself sees, whichever is later. Another seat's private
+    steps move neither."""
+    if updated_at.tzinfo is None:  # SQLite hands back naive times; all were written in UTC
+        updated_at = updated_at.replace(tzinfo=timezone.utc)
+    if seat is None or not view_changed_at or not 0 <= seat < len(view_changed_at) - 1:
+        return updated_at
+    own = view_changed_at[seat]
+    if own is None:
+        return updated_at
+    return max(updated_at, datetime.fromtimestamp(own, timezone.utc))
 
 
 def _my_game(token: str, role: str, seat: int | None, view: dict[str, Any], updated_at: datetime) -> MyGame:

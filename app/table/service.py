@@ -22,7 +22,6 @@ import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
 import orjson
@@ -589,22 +588,6 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
 
 def _changed_at_for(stored: list[float | None] | None, seats: int) -> list[float | None]:
     return list(stored) if stored is not None and len(stored) == seats + 1 else [None] * (seats + 1)
-
-
-def seen_changed_at(updated_at: datetime, view_changed_at: list[float | None] | None,
-                    seat: int | None) -> datetime:
-    """The last change of a game that this seat (None: anyone) could see: the last public
-    change (``games.updated_at``: an action everyone saw, a seat taken) or the last step
-    that changed what the seat itself sees, whichever is later. Another seat's private
-    steps move neither."""
-    if updated_at.tzinfo is None:  # SQLite hands back naive times; all were written in UTC
-        updated_at = updated_at.replace(tzinfo=timezone.utc)
-    if seat is None or not view_changed_at or not 0 <= seat < len(view_changed_at) - 1:
-        return updated_at
-    own = view_changed_at[seat]
-    if own is None:
-        return updated_at
-    return max(updated_at, datetime.fromtimestamp(own, timezone.utc))
 
 
 def setup_seed(game: Game) -> int:

@@ -1,7 +1,7 @@
 """view change times: when what each viewer sees last changed
 
 Revision ID: 0007_perf
-Revises: 0006
+Revises: 0007_notify
 Create Date: 2026-11-26
 
 - ``games.view_changed_at``: per seat, then the spectator, the time (seconds since the
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007_perf"
-down_revision: Union[str, Sequence[str], None] = "0006"
+down_revision: Union[str, Sequence[str], None] = "0007_notify"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
