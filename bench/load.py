@@ -1,20 +1,32 @@
-"""Load benchmark: a real server, many games with every seat's websocket connected, bots
-acting at a fixed total rate. Prints the latency from an accepted action to every seat's
-websocket update (p50/p99), the actions/s achieved, and server memory per connected seat.
+"""Load benchmark: a real server, many Tiny Towns games (with monuments) with every seat's
+websocket connected, bots acting at a fixed total rate.
 
-    .venv/bin/python bench/load.py                                   # 50 games x 4 seats, SQLite
-    .venv/bin/python bench/load.py --games 200 --rate 400 --duration 20
-    .venv/bin/python bench/load.py --games 200 --find-max            # ramp the rate until it no longer keeps up
-    .venv/bin/python bench/load.py --database-url postgresql://postgres@127.0.0.1/test --workers 2 --find-max
+    .venv/bin/python bench/load.py                                  # 200 games x 4 seats, 100/s, SQLite
+    .venv/bin/python bench/load.py --rate 100 400 1000              # one fresh server per rate
+    .venv/bin/python bench/load.py --rate 400 --via ws              # actions over the game's websocket
+    .venv/bin/python bench/load.py --app-dir /tmp/keydom-before     # serve another checkout (before/after)
+    .venv/bin/python bench/load.py --database-url postgresql://postgres@127.0.0.1/perf --reset
 
-The bots and the server share this machine's cores, so the client's own CPU use is part
-of what is measured; see docs/benchmarks.md for recorded results.
+Prints for each rate: actions/s achieved, latency from sending an action to each socket
+of that game receiving the frame it caused (p50/p99), server CPU per action (the server
+processes' own CPU time over the measured window, from /proc), the client's CPU, and the
+bytes of each update frame.
+
+Measure the server, not the client: the server is pinned to ``--server-cpus`` and the
+client processes (``--clients``, each with its share of the games, on uvloop) to
+``--client-cpus``. When the client's CPU approaches 100% of its cores, the achieved rate
+says more about the client than the server; the server CPU per action does not.
+
+Versions are per viewer: each seat posts with its own view's version, and a frame is
+counted for the action that was last sent in that game when it arrived (each game has at
+most one action in flight: a bot waits for its seat's new view before acting again).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing as mp
 import os
 import random
 import re
@@ -24,18 +36,17 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSION = re.compile(r'"version":\s*(-?\d+)')
-TO_ACT = re.compile(r'"to_act":\s*\[([^\]]*)\]')
-STATUS = re.compile(r'"status":\s*"(\w+)"')
-try:  # the client's own JSON work competes with the server for the same cores
-    from orjson import loads as parse
-except ImportError:
-    from json import loads as parse
+VERSION = re.compile(rb'"version":\s*(-?\d+)')
+TO_ACT = re.compile(rb'"to_act":\s*\[([^\]]*)\]')
+FINISHED = re.compile(rb'"status":\s*"finished"')
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -45,27 +56,42 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def process_tree_rss_kb(pid: int) -> int:
-    """RSS of a process and all its descendants (uvicorn --workers forks children)."""
+def process_tree(pid: int) -> list[int]:
+    """A process and all its descendants (uvicorn --workers forks children)."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                stat = (entry / "stat").read_text()
-                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 pass
-    tree, frontier = {pid}, [pid]
+    tree, frontier = [pid], [pid]
     while frontier:
         current = frontier.pop()
         for child, parent in parents.items():
             if parent == current and child not in tree:
-                tree.add(child)
+                tree.append(child)
                 frontier.append(child)
+    return tree
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the processes have used, from /proc/<pid>/stat."""
     total = 0
-    for p in tree:
+    for pid in pids:
         try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / TICK
+
+
+def rss_kb(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
         except OSError:
@@ -73,206 +99,283 @@ def process_tree_rss_kb(pid: int) -> int:
     return total
 
 
+def cpu_list(text: str) -> set[int]:
+    return {int(c) for c in text.split(",") if c.strip()}
+
+
+# --- One client process: its share of the games ---
 @dataclass
-class Seat:
-    raw: str = ""
+class SeatSocket:
+    token: str
+    raw: bytes = b""
     version: int = -1
+    ws: Any = None
 
 
 @dataclass
 class Game:
     id: str
-    tokens: list[str]
-    seats: list[Seat]
-    sent_at: dict[int, float] = field(default_factory=dict)
-    delivered: dict[int, int] = field(default_factory=dict)
+    seats: list[SeatSocket]
+    latest: bytes = b""  # the newest view any of its sockets got: whose turn is public
+    sent_at: float | None = None  # when the action in flight (or the last one) was sent
+    waiting: tuple[int, int] | None = None  # (seat, view version) our last action should bring it to
+    answer: asyncio.Future[tuple[bool, int]] | None = None  # a websocket action's acknowledgement
     finished: bool = False
-    version: int = 0  # the game's version: every action in it is one of ours
-    waiting: tuple[int, int] | None = None  # (seat, its view version) our last accepted action produced
 
 
-class Load:
-    def __init__(self, base: str, games: list[Game]) -> None:
-        self.base = base
-        self.games = games
-        self.latencies: list[float] = []
-        self.actions = 0
-        self.refused = 0
-        self.measuring = False
-
-    async def listen(self, game: Game, index: int) -> None:
-        url = self.base.replace("http", "ws") + f"/ws/games/{game.id}?token={game.tokens[index]}"
-        async with websockets.connect(url, max_size=2**22, ping_interval=None) as ws:
-            async for raw in ws:
-                match = VERSION.search(raw)
-                if not match:
-                    continue
-                version = int(match.group(1))
-                now = time.perf_counter()
-                seat = game.seats[index]
-                seat.raw, seat.version = raw, version
-                sent = game.sent_at.get(version)
-                if sent is not None and self.measuring:
-                    self.latencies.append(now - sent)
-
-    async def bot(self, http: httpx.AsyncClient, game: Game, interval: float, until: float, rng: random.Random) -> None:
-        next_at = time.perf_counter() + rng.uniform(0, interval)
-        while not game.finished:
-            delay = next_at - time.perf_counter()
-            if next_at >= until:
-                return
-            if delay > 0:
-                await asyncio.sleep(delay)
-            next_at += interval
-            # Each socket holds its own seat's view, whose version moves only when what that
-            # seat sees changes (another seat's private step sends it nothing).
-            if game.waiting and game.seats[game.waiting[0]].version < game.waiting[1]:
-                continue  # our last action's update has not reached its seat's socket yet
-            public = max(game.seats, key=lambda s: s.version)  # the newest view: to_act is public
-            if STATUS.search(public.raw).group(1) == "finished":
-                game.finished = True
-                return
-            seat = rng.choice([int(x) for x in TO_ACT.search(public.raw).group(1).split(",")])
-            mine = game.seats[seat]
-            options = [o["id"] for o in parse(mine.raw)["options"]]
-            choices = [o for o in options if o != "cancel"] or options
-            if not choices:
-                continue  # that seat's socket has not caught up yet; try next tick
-            target = game.version + 1  # frames at this version are the ones this action caused
-            game.sent_at[target] = time.perf_counter()
-            response = await http.post(
-                f"{self.base}/api/games/{game.id}/actions",
-                json={"option": rng.choice(choices), "version": mine.version},
-                headers={"Authorization": f"Bearer {game.tokens[seat]}"},
-            )
-            if response.status_code == 200:
-                self.actions += self.measuring
-                game.version = target
-                game.waiting = (seat, int(VERSION.search(response.text).group(1)))
-            else:
-                game.sent_at.pop(target, None)
-                self.refused += 1
+@dataclass
+class Tally:
+    actions: int = 0
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frame_bytes: list[int] = field(default_factory=list)
+    measuring: bool = False
 
 
-async def new_games(http: httpx.AsyncClient, base: str, count: int, seats: int, offset: int) -> list[Game]:
+async def listen(base: str, game: Game, index: int, tally: Tally) -> None:
+    seat = game.seats[index]
+    url = base.replace("http", "ws", 1) + f"/ws/games/{game.id}?token={seat.token}"
+    async with websockets.connect(url, max_size=2**22, ping_interval=None, compression=None) as ws:
+        seat.ws = ws
+        async for raw in ws:
+            now = time.perf_counter()
+            raw = raw.encode() if isinstance(raw, str) else raw
+            if raw.startswith(b'{"acted"') or raw.startswith(b'{"error"'):
+                reply = orjson.loads(raw)
+                if game.answer is not None and not game.answer.done():
+                    game.answer.set_result(("acted" in reply, reply.get("version", -1)))
+                continue
+            match = VERSION.search(raw)
+            if not match:
+                continue
+            seat.raw, seat.version, game.latest = raw, int(match.group(1)), raw
+            if tally.measuring:
+                tally.frame_bytes.append(len(raw))
+                if game.sent_at is not None:
+                    tally.latencies.append(now - game.sent_at)
+
+
+async def act_http(http: httpx.AsyncClient, base: str, game: Game, seat: int, option: str) -> tuple[bool, int]:
+    response = await http.post(f"{base}/api/games/{game.id}/actions",
+                               json={"option": option, "version": game.seats[seat].version},
+                               headers={"Authorization": f"Bearer {game.seats[seat].token}"})
+    if response.status_code != 200:
+        return False, -1
+    return True, int(VERSION.search(response.content).group(1))
+
+
+async def act_ws(game: Game, seat: int, option: str) -> tuple[bool, int]:
+    game.answer = asyncio.get_running_loop().create_future()
+    await game.seats[seat].ws.send(orjson.dumps({"act": option, "version": game.seats[seat].version}).decode())
+    return await asyncio.wait_for(game.answer, 30)
+
+
+async def bot(http: httpx.AsyncClient | None, base: str, game: Game, interval: float, start: float, until: float,
+              rng: random.Random, tally: Tally) -> None:
+    next_at = start + rng.uniform(0, interval)
+    while not game.finished:
+        if next_at >= until:
+            return
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        next_at += interval
+        if game.waiting and game.seats[game.waiting[0]].version < game.waiting[1]:
+            continue  # our last action's frame has not reached its seat's socket yet
+        if FINISHED.search(game.latest):
+            game.finished = True
+            return
+        to_act = TO_ACT.search(game.latest).group(1)
+        if not to_act.strip():
+            continue
+        seat = rng.choice([int(x) for x in to_act.split(b",")])
+        options = [o["id"] for o in orjson.loads(game.seats[seat].raw)["options"]]
+        choices = [o for o in options if o != "cancel"] or options
+        if not choices:
+            continue  # that seat's socket has not caught up yet; try next tick
+        game.sent_at = time.perf_counter()
+        ok, version = await (act_http(http, base, game, seat, rng.choice(choices)) if http
+                             else act_ws(game, seat, rng.choice(choices)))
+        if ok:
+            tally.actions += tally.measuring
+            game.waiting = (seat, version) if version > game.seats[seat].version else None
+        else:
+            tally.refused += 1
+
+
+async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
+                       seed: int, pipe: Any) -> None:
+    tally = Tally()
+    state = [Game(gid, [SeatSocket(t) for t in tokens]) for gid, tokens in games]
+    listeners = [asyncio.create_task(listen(base, g, i, tally)) for g in state for i in range(len(g.seats))]
+    while any(s.version < 0 for g in state for s in g.seats):
+        await asyncio.sleep(0.02)
+        for task in listeners:
+            if task.done() and task.exception():
+                raise task.exception()  # type: ignore[misc]
+    pipe.send("ready")
+    start_wall, warmup, duration = pipe.recv()
+    start = time.perf_counter() + (start_wall - time.time())
+    until = start + warmup + duration
+    rng = random.Random(seed)
+    interval = len(state) / rate_share
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        bots = [asyncio.create_task(bot(http if args["via"] == "http" else None, base, g, interval, start, until,
+                                        random.Random(rng.random()), tally)) for g in state]
+        await asyncio.sleep(max(0.0, start + warmup - time.perf_counter()))
+        tally.measuring = True
+        cpu0 = sum(os.times()[:2])
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+        cpu1 = sum(os.times()[:2])
+        tally.measuring = False
+        await asyncio.gather(*bots, return_exceptions=True)
+    await asyncio.sleep(0.3)
+    for task in listeners:
+        task.cancel()
+    await asyncio.gather(*listeners, return_exceptions=True)
+    pipe.send({"actions": tally.actions, "refused": tally.refused, "latencies": tally.latencies,
+               "frame_bytes": tally.frame_bytes, "cpu": cpu1 - cpu0})
+
+
+def client_process(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
+                   seed: int, pipe: Any) -> None:
+    os.sched_setaffinity(0, cpu_list(args["client_cpus"]))
+    try:
+        import uvloop
+
+        uvloop.run(client_async(base, games, args, rate_share, seed, pipe))
+    except ImportError:
+        asyncio.run(client_async(base, games, args, rate_share, seed, pipe))
+
+
+# --- The run: a fresh server per rate ---
+def start_server(args: argparse.Namespace, url: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DATABASE_URL": url, "PORT": str(args.port), "HOST": "127.0.0.1",
+           "WORKERS": str(args.workers), "CREATE_PER_MINUTE": "1000000", "CREATE_BURST": "1000000",
+           # Every bot and socket is on 127.0.0.1 and far faster than a person: lift the limits.
+           "ACTIONS_PER_MINUTE": "1000000", "ACTIONS_BURST": "1000000", "WEBSOCKETS_PER_ADDRESS": "1000000",
+           "CONNECTIONS_PER_ADDRESS": "1000000", "MAX_CONNECTIONS": "100000", "PYTHONPATH": str(args.app_dir)}
+    command = [sys.executable, "-m", "app"]
+    if args.server_cpus:
+        command = ["taskset", "-c", args.server_cpus, *command]
+    return subprocess.Popen(command, cwd=args.app_dir, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def new_games(http: httpx.Client, base: str, count: int, seats: int, offset: int) -> list[tuple[str, list[str]]]:
     games = []
     for g in range(count):
         body = {"title": "tiny-towns", "players": [f"P{i}" for i in range(seats)], "seed": offset + g,
                 "options": {"monuments": True}}
-        created = (await http.post(f"{base}/api/games", json=body)).json()
-        games.append(Game(created["id"], [s["token"] for s in created["seats"]], [Seat() for _ in range(seats)]))
+        created = http.post(f"{base}/api/games", json=body).json()
+        games.append((created["id"], [s["token"] for s in created["seats"]]))
     return games
 
 
-async def run_rate(http: httpx.AsyncClient, base: str, args: argparse.Namespace, rate: float, offset: int,
-                   server_pid: int) -> dict[str, float]:
-    games = await new_games(http, base, args.games, args.seats, offset)
-    rss_before = process_tree_rss_kb(server_pid)
-    load = Load(base, games)
-    listeners = [asyncio.create_task(load.listen(g, i)) for g in games for i in range(args.seats)]
-    while any(s.version < 0 for g in games for s in g.seats):
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(1.0)
-    rss_idle = process_tree_rss_kb(server_pid)
-    rng = random.Random(args.seed + offset)
-    interval = len(games) / rate
-    warmup = 2.0
-    start = time.perf_counter()
-    until = start + warmup + args.duration
-    bots = [asyncio.create_task(load.bot(http, g, interval, until, random.Random(rng.random()))) for g in games]
-    await asyncio.sleep(warmup)
-    load.measuring = True
-    measured_from = time.perf_counter()
-    await asyncio.gather(*bots)
-    elapsed = until - measured_from  # the window in which actions were sent
-    load.measuring = False
-    await asyncio.sleep(0.5)
-    for t in listeners:
-        t.cancel()
-    await asyncio.gather(*listeners, return_exceptions=True)
-    lat = [x * 1000 for x in load.latencies]
-    sockets = len(games) * args.seats
+def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float]:
+    if args.database_url and "postgres" in args.database_url and args.reset:
+        _reset_postgres(args.database_url)
+    server = start_server(args, url)
+    base = f"http://127.0.0.1:{args.port}"
+    try:
+        with httpx.Client(timeout=30) as http:
+            for _ in range(300):
+                try:
+                    if http.get(f"{base}/api/healthz").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+            games = new_games(http, base, args.games, args.seats, offset=int(rate) * 1000)
+        pids = process_tree(server.pid)
+        rss_before = rss_kb(pids)
+        shares = [games[i::args.clients] for i in range(args.clients)]
+        context = mp.get_context("fork")
+        pipes, clients = [], []
+        for n, share in enumerate(shares):
+            ours, theirs = context.Pipe()
+            proc = context.Process(target=client_process, daemon=True,
+                                   args=(base, share, vars(args), rate * len(share) / len(games), args.seed + n, theirs))
+            proc.start()
+            pipes.append(ours)
+            clients.append(proc)
+        for pipe in pipes:
+            if pipe.recv() != "ready":
+                raise RuntimeError("a client process failed to connect")
+        time.sleep(1.0)
+        pids = process_tree(server.pid)
+        rss_idle = rss_kb(pids)
+        start = time.time() + 0.3
+        for pipe in pipes:
+            pipe.send((start, args.warmup, args.duration))
+        time.sleep(max(0.0, start + args.warmup - time.time()))
+        server_cpu0 = cpu_seconds(pids)
+        time.sleep(max(0.0, start + args.warmup + args.duration - time.time()))
+        server_cpu1 = cpu_seconds(pids)
+        results = [pipe.recv() for pipe in pipes]
+        for proc in clients:
+            proc.join(10)
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(timeout=15)
+    actions = sum(r["actions"] for r in results)
+    lat = [x * 1000 for r in results for x in r["latencies"]]
+    frames = [b for r in results for b in r["frame_bytes"]]
     return {
-        "target": rate,
-        "achieved": load.actions / elapsed,
-        "p50": percentile(lat, 50),
-        "p99": percentile(lat, 99),
-        "deliveries": len(lat),
-        "refused": load.refused,
-        "kb_per_seat": (rss_idle - rss_before) / sockets,
-        "rss_mb": rss_idle / 1024,
+        "target": rate, "achieved": actions / args.duration, "actions": actions,
+        "p50": percentile(lat, 50), "p99": percentile(lat, 99), "deliveries": len(lat),
+        "refused": sum(r["refused"] for r in results),
+        "server_ms": 1000 * (server_cpu1 - server_cpu0) / max(1, actions),
+        "server_cores": (server_cpu1 - server_cpu0) / args.duration,
+        "client_cores": sum(r["cpu"] for r in results) / args.duration,
+        "frame_median": percentile(frames, 50), "frame_mean": sum(frames) / max(1, len(frames)),
+        "kb_per_seat": (rss_idle - rss_before) / (len(games) * args.seats), "rss_mb": rss_idle / 1024,
     }
 
 
 def report(r: dict[str, float]) -> None:
-    print(f"  target {r['target']:6.0f}/s  achieved {r['achieved']:7.1f} actions/s  "
-          f"latency p50 {r['p50']:6.1f} ms  p99 {r['p99']:7.1f} ms  "
-          f"({r['deliveries']:.0f} deliveries, {r['refused']:.0f} refused)  "
+    print(f"  offered {r['target']:5.0f}/s  achieved {r['achieved']:6.1f}/s  p50 {r['p50']:6.1f} ms  "
+          f"p99 {r['p99']:7.1f} ms  server CPU {r['server_ms']:.2f} ms/action ({r['server_cores']:.2f} cores)  "
+          f"client CPU {r['client_cores']:.2f} cores  frames median {r['frame_median']:.0f} B "
+          f"(mean {r['frame_mean']:.0f})  {r['deliveries']:.0f} frames, {r['refused']:.0f} refused  "
           f"server {r['rss_mb']:.0f} MB, {r['kb_per_seat']:.1f} KB per connected seat", flush=True)
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.database_url or f"sqlite:///{tmp}/load.db"
-        env = {**os.environ, "DATABASE_URL": url, "PORT": str(args.port), "HOST": "127.0.0.1",
-               "WORKERS": str(args.workers), "CREATE_PER_MINUTE": "1000000", "CREATE_BURST": "1000000",
-               # Every bot and socket is on 127.0.0.1 and far faster than a person: lift the limits.
-               "ACTIONS_PER_MINUTE": "1000000", "ACTIONS_BURST": "1000000", "WEBSOCKETS_PER_ADDRESS": "1000000",
-               "CONNECTIONS_PER_ADDRESS": "1000000", "MAX_CONNECTIONS": "100000"}
-        if args.database_url and "postgres" in args.database_url and args.reset:
-            _reset_postgres(args.database_url)
-        server = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        base = f"http://127.0.0.1:{args.port}"
-        kind = "PostgreSQL" if "postgres" in url else "SQLite"
-        print(f"{kind}, {args.workers} process(es), {args.games} games x {args.seats} seats "
-              f"({args.games * args.seats} websockets), {args.duration:.0f} s per rate", flush=True)
-        try:
-            async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=64)) as http:
-                for _ in range(300):
-                    try:
-                        if (await http.get(f"{base}/api/healthz")).status_code == 200:
-                            break
-                    except httpx.HTTPError:
-                        pass
-                    await asyncio.sleep(0.1)
-                rates = [args.rate] if not args.find_max else [100, 200, 400, 600, 800, 1000, 1300, 1700, 2200]
-                best = None
-                for n, rate in enumerate(rates):
-                    r = await run_rate(http, base, args, rate, offset=n * args.games, server_pid=server.pid)
-                    report(r)
-                    if r["achieved"] >= 0.95 * rate:
-                        best = r
-                    elif args.find_max:
-                        break
-                if args.find_max and best:
-                    print(f"highest sustained rate: {best['achieved']:.0f} actions/s "
-                          f"(p50 {best['p50']:.1f} ms, p99 {best['p99']:.1f} ms)")
-        finally:
-            os.killpg(server.pid, 15)
-            server.wait(timeout=15)
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--rate", type=float, nargs="+", default=[100], help="total actions/s; several: one run each")
+    parser.add_argument("--duration", type=float, default=8, help="measured seconds per rate")
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--via", choices=("http", "ws"), default="http", help="how the bots send actions")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--server-cpus", default="0", help="taskset list for the server ('' for none)")
+    parser.add_argument("--client-cpus", default="1", help="CPUs for the client processes")
+    parser.add_argument("--app-dir", default=str(ROOT), help="the Keydom checkout to serve")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--reset", action="store_true", help="empty that PostgreSQL database before each run")
+    args = parser.parse_args()
+    os.sched_setaffinity(0, cpu_list(args.client_cpus))
+    kind = "PostgreSQL" if "postgres" in args.database_url else "SQLite"
+    print(f"{kind}, {args.workers} process(es) on CPU {args.server_cpus or 'any'}, {args.clients} client "
+          f"process(es) on CPU {args.client_cpus}, {args.games} games x {args.seats} seats, actions over "
+          f"{args.via}, {args.warmup:.0f}+{args.duration:.0f} s per rate, served from {args.app_dir}", flush=True)
+    for rate in args.rate:
+        with tempfile.TemporaryDirectory() as tmp:
+            report(run_rate(args, rate, args.database_url or f"sqlite:///{tmp}/load.db"))
 
 
 def _reset_postgres(url: str) -> None:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS actions, seats, games, alembic_version CASCADE")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--rate", type=float, default=200, help="total actions per second across all games")
-    parser.add_argument("--duration", type=float, default=10, help="measured seconds per rate")
-    parser.add_argument("--find-max", action="store_true", help="ramp the rate until the server falls behind")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--database-url", default="")
-    parser.add_argument("--reset", action="store_true", help="drop Keydom's tables in that PostgreSQL database first")
-    asyncio.run(main_async(parser.parse_args()))
+        conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
+        conn.execute("CREATE SCHEMA public")
 
 
 if __name__ == "__main__":
