@@ -19,8 +19,10 @@ written (so line ``log_total`` is the newest, numbered from 1).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
 from app.games.gamelog import GameLog
 
@@ -180,15 +182,46 @@ class Title(Protocol):
         """The state back from ``dump``'s output."""
 
 
+# While set (see ``shared_public_parts``): per state (by its players list), the public
+# part, log lines and log total already built for one viewer.
+_SHARED: ContextVar[dict[int, tuple[object, tuple[dict[str, Any], list[str], int]]] | None] = ContextVar(
+    "shared_public_parts", default=None)
+
+
+@contextmanager
+def shared_public_parts() -> Iterator[None]:
+    """Inside this block ``seat_view`` builds the parts every viewer sees alike (the public
+    part and the log) once per state and hands the same objects to each viewer. For code
+    that builds every viewer's view of a state in a row and changes none of them (the
+    table, after each action); outside it every view is built afresh."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
 def seat_view(players: Sequence[P], seat: Seat | None, public: Callable[[], dict[str, Any]],
               private: Callable[[P], dict[str, Any]], log: GameLog) -> dict[str, Any]:
     """The envelope every title's ``view`` returns: the public parts, the seat's own
     screen (None for spectators and for seats that do not exist), the last ``VIEW_LOG``
     lines of the log and how many lines it has in all."""
     own = players[seat] if seat is not None and 0 <= seat < len(players) else None
+    shared = _SHARED.get()
+    if shared is None:
+        common = _common_parts(public, log)
+    else:
+        kept = shared.get(id(players))
+        if kept is None or kept[0] is not players:  # the list is kept, so its id is not reused
+            kept = shared[id(players)] = (players, _common_parts(public, log))
+        common = kept[1]
+    return {"public": common[0], "private": private(own) if own is not None else None,
+            "log": common[1], "log_total": common[2]}
+
+
+def _common_parts(public: Callable[[], dict[str, Any]], log: GameLog) -> tuple[dict[str, Any], list[str], int]:
     recent = log.recent if isinstance(log, GameLog) else list(log)  # a plain list: a test's hand-made state
-    return {"public": public(), "private": private(own) if own is not None else None,
-            "log": recent[-VIEW_LOG:], "log_total": getattr(log, "total", len(recent))}
+    return public(), recent[-VIEW_LOG:], getattr(log, "total", len(recent))
 
 
 def lines_written(before: State, after: State) -> list[str]:

@@ -17,7 +17,6 @@ their next action, and no jump later that would count the steps they did not see
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 from collections import OrderedDict
@@ -25,11 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import case, insert, select, update
+from sqlalchemy import bindparam, case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.games import UnknownTitle, get_title
-from app.games.protocol import VIEW_LOG, IllegalAction, State, Title, lines_written, validate_options
+from app.games.protocol import (VIEW_LOG, IllegalAction, State, Title, lines_written, shared_public_parts,
+                                validate_options)
 from app.hub.local import Hub
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
@@ -48,6 +48,25 @@ GAMES = Game.__table__
 ACTIONS = Action.__table__
 SEATS = Seat.__table__
 _SEAT_REF = re.compile(r"\{seat(\d+)\}")
+SNAPSHOT = orjson.OPT_NON_STR_KEYS  # like json.dumps: a dict keyed by seat numbers is written with string keys
+
+
+def _bump(public: bool) -> Any:
+    """The action's conditional version update, built once (an action only binds values):
+    it matches only the game version the action was judged on. ``public``: the change is
+    one everyone sees, so the games' "last change" moves too."""
+    values = dict(version=bindparam("new_version"), snapshot=bindparam("new_snapshot"),
+                  status=bindparam("new_status"), view_versions=bindparam("new_view_versions"),
+                  view_changed_at=bindparam("new_view_changed_at"))
+    if public:
+        values["updated_at"] = bindparam("now")
+    return (update(GAMES).where(GAMES.c.id == bindparam("game"), GAMES.c.version == bindparam("old_version"))
+            .values(**values))
+
+
+BUMP = {True: _bump(True), False: _bump(False)}
+ADD_ACTION = insert(ACTIONS).values(game_id=bindparam("game"), seq=bindparam("new_version"), seat=bindparam("seat"),
+                                    option=bindparam("option"), log=bindparam("lines"), created_at=bindparam("now"))
 
 
 @dataclass(frozen=True)
@@ -179,7 +198,7 @@ class Table:
             session.add(Game(
                 id=game_id, title=spec.id, options=chosen, players=len(players),
                 seed=seed, seed_given=secret is None, secret=None if secret is None else f"{secret:064x}",
-                status="active", version=0, snapshot=json.dumps(title.dump(state)),
+                status="active", version=0, snapshot=dump_snapshot(title, state),
                 host_hash=token_hash(host_token), host_name=next((n for n in names if n), None),
                 host_plays=host_plays,
             ))
@@ -322,7 +341,7 @@ class Table:
                 snap = cached
             else:
                 snap = Snapshot(game_id, row.title, row.version, row.status,
-                                get_title(row.title).load(json.loads(row.snapshot)), seed_given=row.seed_given,
+                                get_title(row.title).load(orjson.loads(row.snapshot)), seed_given=row.seed_given,
                                 view_versions=row.view_versions, view_changed_at=row.view_changed_at)
                 self.cache.put(snap)
             names = list((await session.execute(
@@ -373,10 +392,8 @@ class Table:
             offered = {o.id for o in title.options(snap.state, seat)}
             raise NotOffered(_not_offered_message(option_id, offered)) from None
         # Who sees a change: each viewer's view before and after (seats, then the spectator).
-        viewers: list[int | None] = [*range(len(names)), None]
-        before = snap.fingerprints or [fingerprint(view_core(title, snap.state, v)) for v in viewers]
-        cores = [view_core(title, new_state, v) for v in viewers]
-        prints = [fingerprint(core) for core in cores]
+        before = snap.fingerprints or view_cores(title, snap.state, len(names))[1]
+        cores, prints = view_cores(title, new_state, len(names))
         game_version = snap.version + 1
         changed = [new != old for new, old in zip(prints, before)]
         # Each viewer counts only its own changes: a count of game versions would tell, at
@@ -387,27 +404,21 @@ class Table:
         stamp = now.timestamp()
         view_changed_at = [stamp if moved else at
                            for moved, at in zip(changed, _changed_at_for(snap.view_changed_at, len(names)))]
-        public = {"updated_at": now} if changed[-1] else {}  # the games' "last change": public only
-        bump = (
-            update(GAMES)
-            .where(GAMES.c.id == snap.game_id, GAMES.c.version == snap.version)
-            .values(version=game_version, snapshot=json.dumps(title.dump(new_state)), status=status,
-                    view_versions=view_versions, view_changed_at=view_changed_at, **public)
-        )
-        log = insert(ACTIONS).values(
-            game_id=snap.game_id, seq=game_version, seat=seat, option=option_id,
-            log=lines_written(snap.state, new_state), created_at=now,
-        )
+        bump = BUMP[changed[-1]]  # the games' "last change" moves with public changes only
+        params = dict(game=snap.game_id, old_version=snap.version, new_version=game_version,
+                      new_snapshot=dump_snapshot(title, new_state), new_status=status, new_view_versions=view_versions,
+                      new_view_changed_at=view_changed_at, now=now, seat=seat, option=option_id,
+                      lines=lines_written(snap.state, new_state))
 
         def write(conn):  # type: ignore[no-untyped-def]
-            if conn.execute(bump).rowcount != 1:
+            if conn.execute(bump, params).rowcount != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            conn.execute(log)
+            conn.execute(ADD_ACTION, params)
 
         async def write_async(conn):  # type: ignore[no-untyped-def]
-            if (await conn.execute(bump)).rowcount != 1:
+            if (await conn.execute(bump, params)).rowcount != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            await conn.execute(log)
+            await conn.execute(ADD_ACTION, params)
             await self.hub.notify_in_transaction(conn, snap.game_id, game_version)
 
         await self.db.commit_action(write, write_async)
@@ -538,7 +549,7 @@ class Table:
             before, state = state, title.apply(state, seat, option)
             if lines is not None and lines != lines_written(before, state):
                 return False
-        return title.dump(state) == json.loads(game.snapshot)
+        return title.dump(state) == orjson.loads(game.snapshot)
 
 
 def view_core(title: Title, state: State, seat: int | None) -> dict[str, Any]:
@@ -560,8 +571,40 @@ def view_core(title: Title, state: State, seat: int | None) -> dict[str, Any]:
 
 def fingerprint(core: dict[str, Any]) -> str:
     """A hash of one view; equal views (whatever their dicts' key order) hash equal."""
-    raw = orjson.dumps(core, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return view_cores_prints([core])[0]
+
+
+def view_cores(title: Title, state: State, seats: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every viewer's view core (each seat, then the spectator) and their fingerprints.
+
+    What every viewer is shown alike (the public part, the log, whose turn, the result) is
+    built once (``shared_public_parts``) and hashed once; each viewer adds only its own
+    screen and options. Building and comparing every view is most of an action's cost."""
+    with shared_public_parts():
+        cores = [view_core(title, state, v) for v in [*range(seats), None]]
+    return cores, view_cores_prints(cores)
+
+
+_FINGERPRINT = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def view_cores_prints(cores: list[dict[str, Any]]) -> list[str]:
+    """Each core's fingerprint: the common parts are hashed once per public part built."""
+    shared: dict[int, bytes] = {}
+    prints = []
+    for core in cores:
+        common = shared.get(id(core["public"]))
+        if common is None:
+            common = shared[id(core["public"])] = hashlib.blake2b(orjson.dumps(
+                [core["public"], core["log"], core["log_total"], core["to_act"], core["result"]], option=_FINGERPRINT
+            ), digest_size=16).digest()
+        own = orjson.dumps([core["private"], core["options"]], option=_FINGERPRINT)
+        prints.append(hashlib.blake2b(common + own, digest_size=16).hexdigest())
+    return prints
+
+
+def dump_snapshot(title: Title, state: State) -> str:
+    return orjson.dumps(title.dump(state), option=SNAPSHOT).decode()
 
 
 def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str | None],
@@ -580,10 +623,29 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "seat": seat,
         "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
         **core,
-        "log": merge_table_lines([name_seats(line, display) for line in core["log"]], core["log_total"], table_lines),
+        "log": _named_log(core["log"], core["log_total"], names, display, table_lines),
         # the number of the oldest title line in "log": earlier ones are paged from /log
         "log_first": core["log_total"] - len(core["log"]) + 1,
     }
+
+
+_NAMED_LOGS: OrderedDict[tuple[int, tuple[str | None, ...], int, int], tuple[object, object, list[str]]] = OrderedDict()
+
+
+def _named_log(lines: list[str], total: int, names: list[str | None], display: list[str],
+               table_lines: TableLines) -> list[str]:
+    """The log with players' names written in and the table's lines put in. Every viewer
+    of a game version shares one list of lines (see ``view_cores``), so it is written once
+    per version and names, not once per frame."""
+    key = (id(lines), tuple(names), id(table_lines), len(table_lines))
+    kept = _NAMED_LOGS.get(key)
+    if kept is not None and kept[0] is lines and kept[1] is table_lines:
+        return kept[2]
+    named = merge_table_lines([name_seats(line, display) for line in lines], total, table_lines)
+    _NAMED_LOGS[key] = (lines, table_lines, named)  # the objects are kept, so their ids are not reused
+    while len(_NAMED_LOGS) > KEEP_VIEWS * 4:
+        _NAMED_LOGS.popitem(last=False)
+    return named
 
 
 def _changed_at_for(stored: list[float | None] | None, seats: int) -> list[float | None]:

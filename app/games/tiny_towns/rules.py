@@ -77,7 +77,7 @@ from app.games.rng import Rng
 from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
                       RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
 from .scoring import TownScore, score_town, shrine_points
-from .town import SIZE, Cell, Town, cell_name
+from .town import SIZE, Cell, Town, cell_name, iter_cells
 
 Seat = int
 Layout = tuple[tuple[Cell, Resource], ...]  # the squares of one way to lay out a card
@@ -524,7 +524,52 @@ def can_construct(g: Game, p: Player) -> bool:
     tell the table which monument it is.
     """
     return (bool(buildable(g, p)) or bool(p.cavern and p.town.empty_cells())
-            or any(layouts_in_town(g, p, m) for m in monuments_they_might_hold(g, p)))
+            or any_fits(p, monuments_they_might_hold(g, p)))
+
+
+def any_fits(p: Player, cards: list[str]) -> bool:
+    """Whether a full layout of any of the cards is in the player's town now: the test of
+    ``layouts_in_town``, stopped at the first fit. The answer depends only on what each
+    square can match, and a town changes by a cube or a building per step while this is
+    asked for up to 15 monuments per seat and step, so each (squares, card) answer is
+    remembered and only a card whose squares changed is searched again."""
+    if not cards:
+        return False
+    fresh = {tuple(c) for c in p.fresh}
+    squares = tuple(_matches(p.town[cell], cell in fresh) for cell in iter_cells())
+    return any(_fits(squares, card) for card in cards)
+
+
+WILD = "*"  # a square that matches any resource (a Trading Post from an earlier round)
+
+
+def _matches(square: Any, fresh: bool) -> str | None:
+    if square.building is None:
+        return square.resource
+    return WILD if square.building == "trading_post" and not fresh else None
+
+
+@lru_cache(maxsize=1 << 14)
+def _fits(squares: tuple[str | None, ...], card_id: str) -> bool:
+    for layout in _indexed_layouts(card_id):
+        cubes = 0
+        for index, resource in layout:
+            match = squares[index]
+            if match == resource:
+                cubes += 1
+            elif match != WILD:
+                break
+        else:
+            if cubes:
+                return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def _indexed_layouts(card_id: str) -> tuple[tuple[tuple[int, str], ...], ...]:
+    """``layouts`` with each square as its index in reading order (as ``iter_cells``)."""
+    order = {cell: n for n, cell in enumerate(iter_cells())}
+    return tuple(tuple((order[cell], resource) for cell, resource in layout) for layout in layouts(card_id))
 
 
 def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
