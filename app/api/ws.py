@@ -3,8 +3,14 @@
 A frame goes out only when the viewer's own view changed (its ``version`` grew): another
 seat's private step, which changes nothing this viewer sees, sends it nothing. Clients may
 send ``{"since": <version>}`` (e.g. after reconnecting; the version of the view they hold);
-the server answers with the current view if it is newer. Anything else gets an
-``{"error": ...}`` frame.
+the server answers with the current view if it is newer.
+
+A seat may also act here, as with ``POST /api/games/{id}/actions``:
+``{"act": "<option id>", "version": <its view's version>}``. It is answered with
+``{"acted": "<option id>", "version": <the new version>}`` (the new view follows as a frame
+when it changed), or refused with ``{"error": "<message>", "status": 401|403|409|422|429}``,
+the same refusals and statuses as over HTTP, and nothing changes. Anything else gets an
+``{"error": ..., "status": 422}`` frame.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from app.api.deps import same_origin
 from app.api.ratelimit import client_address
 from app.hub.local import Subscription
 from app.notify.hooks import page_open
-from app.table.errors import TableError
+from app.table.errors import BadRequest, TableError, Unauthorized
 from app.table.service import Table, Viewer
 from app.wire import encode
 
@@ -28,6 +34,7 @@ CLOSE_REFUSED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
 MAX_FRAME = 4096
+MAX_OPTION = 200  # as ActionIn.option over HTTP
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -52,7 +59,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         _release(websocket, address)
         raise
     with table.hub.subscribe(game_id) as sub, page_open(websocket.app, game_id, viewer.seat):
-        listener = asyncio.create_task(_listen(websocket, sub))
+        listener = asyncio.create_task(_listen(websocket, sub, table, game_id, token))
         try:
             sent = await _send_view(websocket, table, viewer, -1)  # the version of the view sent last
             handled = -1  # the newest game version this socket has looked at
@@ -118,9 +125,10 @@ async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: i
     return max(sent, view["version"])
 
 
-async def _listen(websocket: WebSocket, sub: Subscription) -> None:
-    """Pass the client's ``since`` frames to the subscription, and its going away.
-    Anything else (binary frames, other JSON, garbage) gets an error frame."""
+async def _listen(websocket: WebSocket, sub: Subscription, table: Table, game_id: str, token: str | None) -> None:
+    """Pass the client's ``since`` frames to the subscription, and its going away; take
+    its actions one at a time, in the order sent. Anything else (binary frames, other
+    JSON, garbage) gets an error frame."""
     while True:
         try:
             message = await websocket.receive()
@@ -130,24 +138,51 @@ async def _listen(websocket: WebSocket, sub: Subscription) -> None:
         if message["type"] == "websocket.disconnect":
             sub.client_asks(None)
             return
-        since = _parse_since(message.get("text") or "")
-        if since is None:
-            try:
-                await websocket.send_text(encode({"error": 'Send {"since": <version>} as a text frame, or nothing.'}))
-            except (WebSocketDisconnect, RuntimeError):
-                sub.client_asks(None)
-                return
+        request = _parse(message.get("text") or "")
+        if isinstance(request, int):
+            sub.client_asks(request)
             continue
-        sub.client_asks(since)
+        try:
+            answer = await _act(websocket, table, game_id, token, request)
+        except TableError as refusal:
+            answer = {"error": refusal.message, "status": refusal.status}
+        try:
+            await websocket.send_text(encode(answer))
+        except (WebSocketDisconnect, RuntimeError):
+            sub.client_asks(None)
+            return
 
 
-def _parse_since(raw: str) -> int | None:
+async def _act(websocket: WebSocket, table: Table, game_id: str, token: str | None,
+               request: dict[str, object] | None) -> dict[str, object]:
+    """One action sent over the socket: the same checks, in the same order, as the HTTP
+    route (the token is checked again each time: a link replaced meanwhile stops here)."""
+    if request is None:
+        raise BadRequest('Send {"since": <version>} or {"act": "<option id>", "version": <version>} as a text frame.')
+    option, version = request.get("act"), request.get("version")
+    if not isinstance(option, str) or len(option) > MAX_OPTION or not isinstance(version, int) or isinstance(version, bool):
+        raise BadRequest('An action is {"act": "<option id>", "version": <your view\'s version>}.')
+    if not token:
+        raise Unauthorized("Acting needs your seat's link: spectators cannot act.")
+    viewer = await table.viewer(game_id, token)
+    if viewer.seat is not None:
+        await websocket.app.state.action_limiter.spend(f"{viewer.game_id}:{viewer.seat}")
+    view = await table.act(viewer, option, version)
+    return {"acted": option, "version": view["version"]}
+
+
+def _parse(raw: str) -> int | dict[str, object] | None:
+    """A ``since`` (its version), an action (the message), or None for anything else."""
     if len(raw) > MAX_FRAME:
         return None
     try:
         message = json.loads(raw)
     except ValueError:
         return None
-    since = message.get("since") if isinstance(message, dict) else None
-    return since if isinstance(since, int) and not isinstance(since, bool) else None
+    if not isinstance(message, dict):
+        return None
+    since = message.get("since")
+    if isinstance(since, int) and not isinstance(since, bool):
+        return since
+    return message if "act" in message else None
 

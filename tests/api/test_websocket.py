@@ -92,3 +92,71 @@ async def test_cross_site_origin_is_refused(live_server):
     with pytest.raises(websockets.InvalidStatus):
         async with websockets.connect(ws_url(live_server, game), origin="http://evil.example"):
             pass
+
+
+# --- Acting over the websocket ---
+async def frames_until(ws, wanted, limit: int = 4) -> list[dict]:
+    """Frames from the socket until ``wanted`` holds for one of them."""
+    got = []
+    for _ in range(limit):
+        got.append(await recv(ws))
+        if wanted(got[-1]):
+            return got
+    raise AssertionError(f"no such frame among {got}")
+
+
+async def test_a_seat_acts_over_its_websocket_and_every_socket_gets_the_new_view(live_server):
+    game = create(live_server.url)
+    ann, bob = game["seats"]
+    async with websockets.connect(ws_url(live_server, game, ann["token"])) as a, \
+            websockets.connect(ws_url(live_server, game, bob["token"])) as b, \
+            websockets.connect(ws_url(live_server, game)) as watcher:
+        first = [await recv(a), await recv(b), await recv(watcher)]
+        seat = first[0]["to_act"][0]
+        mine, theirs = (a, b) if seat == 0 else (b, a)
+        option = first[seat]["options"][0]["id"]
+        await mine.send(json.dumps({"act": option, "version": first[seat]["version"]}))
+        got = await frames_until(mine, lambda f: "acted" in f)
+        got += await frames_until(mine, lambda f: f.get("version") == 1 and "seat" in f) if len(got) == 1 else []
+        assert {"acted": option, "version": 1} in got
+        assert any(f.get("seat") == seat and f["version"] == 1 for f in got)
+        assert (await recv(theirs))["version"] == 1 and (await recv(watcher))["version"] == 1
+    async with httpx.AsyncClient() as http:  # the action is stored like one sent over HTTP
+        log = (await http.get(f"{live_server.url}/api/games/{game['id']}/log")).json()
+    assert log["total"] > 0
+
+
+async def test_websocket_actions_are_refused_as_over_http_and_change_nothing(live_server):
+    game = create(live_server.url, players=["Ann", None])  # seat 2 still open
+    ann, open_seat = game["seats"]
+    url = f"{live_server.url}/api/games/{game['id']}/actions"
+    async with httpx.AsyncClient() as http, \
+            websockets.connect(ws_url(live_server, game, ann["token"])) as a, \
+            websockets.connect(ws_url(live_server, game, open_seat["token"])) as o, \
+            websockets.connect(ws_url(live_server, game)) as watcher:
+        view = await recv(a)
+        await recv(o), await recv(watcher)
+        offered = view["options"][0]["id"] if view["options"] else "name:brick"
+        cases = [  # (socket, token for HTTP, action, status)
+            (watcher, None, {"act": offered, "version": 0}, 401),  # a spectator
+            (o, open_seat["token"], {"act": offered, "version": 0}, 403),  # a seat nobody took yet
+            (a, ann["token"], {"act": offered, "version": 99}, 409),  # a view it does not hold
+            (a, ann["token"], {"act": "build:nonsense", "version": 0}, 422),  # not one of its choices
+        ]
+        for ws, token, action, status in cases:
+            await ws.send(json.dumps(action))
+            refusal = await recv(ws)
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            over_http = await http.post(url, json={"option": action["act"], "version": action["version"]},
+                                        headers=headers)
+            assert refusal["status"] == over_http.status_code == status, (action, refusal, over_http.text)
+            if status != 401:  # HTTP refuses a missing token before it reads anything else
+                assert refusal["error"] == over_http.json()["detail"]
+        for malformed in ({"act": 5, "version": 0}, {"act": offered}, {"act": offered, "version": "0"}):
+            await a.send(json.dumps(malformed))
+            assert (await recv(a))["status"] == 422
+        assert (await http.get(f"{live_server.url}/api/games/{game['id']}")).json()["version"] == 0
+        await a.send(json.dumps({"since": -1}))  # the socket is still up, and nothing moved
+        assert (await recv(a))["version"] == 0
+        with pytest.raises(asyncio.TimeoutError):
+            await recv(watcher, timeout=0.5)
