@@ -132,10 +132,12 @@ class Tally:
     measuring: bool = False
 
 
-async def listen(base: str, game: Game, index: int, tally: Tally) -> None:
+async def listen(base: str, game: Game, index: int, tally: Tally, opening: asyncio.Semaphore) -> None:
     seat = game.seats[index]
     url = base.replace("http", "ws", 1) + f"/ws/games/{game.id}?token={seat.token}"
-    async with websockets.connect(url, max_size=2**22, ping_interval=None, compression=None) as ws:
+    async with opening:  # a few handshakes at a time: a busy server answers them all in turn
+        ws = await websockets.connect(url, max_size=2**22, ping_interval=None, compression=None, open_timeout=120)
+    async with ws:
         seat.ws = ws
         async for raw in ws:
             now = time.perf_counter()
@@ -207,7 +209,8 @@ async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict
                        seed: int, pipe: Any) -> None:
     tally = Tally()
     state = [Game(gid, [SeatSocket(t) for t in tokens]) for gid, tokens in games]
-    listeners = [asyncio.create_task(listen(base, g, i, tally)) for g in state for i in range(len(g.seats))]
+    opening = asyncio.Semaphore(20)
+    listeners = [asyncio.create_task(listen(base, g, i, tally, opening)) for g in state for i in range(len(g.seats))]
     while any(s.version < 0 for g in state for s in g.seats):
         await asyncio.sleep(0.02)
         for task in listeners:
@@ -229,7 +232,9 @@ async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         cpu1 = sum(os.times()[:2])
         tally.measuring = False
-        await asyncio.gather(*bots, return_exceptions=True)
+        for failure in await asyncio.gather(*bots, return_exceptions=True):
+            if isinstance(failure, BaseException):
+                print(f"a bot failed: {failure!r}", file=sys.stderr, flush=True)
     await asyncio.sleep(0.3)
     for task in listeners:
         task.cancel()
@@ -318,7 +323,11 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
             proc.join(10)
     finally:
         os.killpg(server.pid, 15)
-        server.wait(timeout=15)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, 9)
+            server.wait()
     actions = sum(r["actions"] for r in results)
     lat = [x * 1000 for r in results for x in r["latencies"]]
     frames = [b for r in results for b in r["frame_bytes"]]
