@@ -222,12 +222,12 @@ async def drive_through_table(twins: Twins, seed: int, database_url: str, detour
     table = Table(Database(database_url, synchronous="NORMAL"), Hub())
     try:
         games = [await table.create_game(twins.title_id, names, seed=1) for _ in (0, 1)]
-        await _store_states(table, [g.id for g in games], [twins.a, twins.b])
+        start = datetime(2030, 1, 1, tzinfo=timezone.utc)
+        await _store_states(table, [g.id for g in games], [twins.a, twins.b], start)
         table = Table(table.db, Hub())  # forget the dealt games cached at creation
         tokens = [{s.seat: s.token for s in g.seats} for g in games]
         watched = observers(twins)
         sent = [{v: -1 for v in watched} for _ in games]  # the version each observer's socket holds
-        start = datetime(2030, 1, 1, tzinfo=timezone.utc)
         rng, choose = Rng(seed), bot_for(twins.title_id)
         a, b = twins.a, twins.b
         compared = taken = 0
@@ -249,6 +249,7 @@ async def drive_through_table(twins: Twins, seed: int, database_url: str, detour
                     assert x == y, f"{twins.title_id}, {twins.what}, {where}: {who}'s {part} differs:\n{x}\n{y}"
             compared += 1
 
+        await compare("at the start")
         for step in range(twins.steps):
             if title.result(a) is not None:
                 return TableRun(compared, taken, "game over")
@@ -276,7 +277,7 @@ async def drive_through_table(twins: Twins, seed: int, database_url: str, detour
         await table.db.dispose()
 
 
-async def _store_states(table: Any, game_ids: list[str], states: list[State]) -> None:
+async def _store_states(table: Any, game_ids: list[str], states: list[State], created: Any) -> None:
     from sqlalchemy import update
 
     from app.table.service import GAMES
@@ -285,7 +286,7 @@ async def _store_states(table: Any, game_ids: list[str], states: list[State]) ->
         for game_id, state in zip(game_ids, states):
             title = get_title((await table.view(_viewer(game_id)))["title"])
             await session.execute(update(GAMES).where(GAMES.c.id == game_id)
-                                  .values(snapshot=json.dumps(title.dump(state))))
+                                  .values(snapshot=json.dumps(title.dump(state)), updated_at=created))
 
 
 def _viewer(game_id: str) -> Any:

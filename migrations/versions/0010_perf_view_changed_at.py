@@ -1,7 +1,7 @@
 """view change times: when what each viewer sees last changed
 
-Revision ID: 0007_perf
-Revises: 0007_notify
+Revision ID: 0010_perf
+Revises: 0009_bots
 Create Date: 2026-11-26
 
 - ``games.view_changed_at``: per seat, then the spectator, the time (seconds since the
@@ -16,8 +16,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007_perf"
-down_revision: Union[str, Sequence[str], None] = "0007_notify"
+revision: str = "0010_perf"
+down_revision: Union[str, Sequence[str], None] = "0009_bots"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
