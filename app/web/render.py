@@ -10,15 +10,21 @@ from typing import Any, Callable
 from app.games import get_title
 
 
-PLAYER_NUMBER = re.compile(r"\b([Pp])layer (\d+)\b")
+PLAYER_NUMBER = re.compile(r"\b([Pp]layer|[Ss]eat) (\d+)\b")  # "Seat 2 starts", "player 2's store"
+SEAT_REF = re.compile(r"\{seat(\d+)\}")  # the log's way of naming a seat, used in prompts too
 
 
 def namer(names: dict[int, str]) -> Callable[[str], str]:
-    """Rules know seats by number ("player 2 starts"); a page names the people playing."""
+    """Rules know seats by number ("Seat 2 starts", "{seat1}"); a page names the people playing.
+
+    >>> namer({0: "Ann", 1: "Bob"})("Seat 2 starts; {seat0} invites you; player 1's store")
+    "Bob starts; Ann invites you; Ann's store"
+    """
     def named(text: str) -> str:
         def name(match: re.Match[str]) -> str:
             seat = int(match.group(2)) - 1
             return names.get(seat, match.group(0))
+        text = SEAT_REF.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
         return PLAYER_NUMBER.sub(name, text)
     return named
 

@@ -115,10 +115,6 @@ def seat_ref(seat: Seat) -> str:
     return f"{{seat{seat}}}"
 
 
-def seat_label(seat: Seat) -> str:
-    return f"Seat {seat + 1}"
-
-
 def season_name(g: Game) -> str:
     return SEASONS[g.season]
 

@@ -200,7 +200,7 @@ def prompt(g: Game, p: Player) -> str | None:
         inviter = step["active"]
         gains = {c: join_gain(g, job, c) for c in p.hand}
         best = max(gains.values()) if gains else 2
-        return (f"Seat {inviter + 1} invites you to join on the {step['field']} field of board {step['board']}: "
+        return (f"{{seat{inviter}}} invites you to join on the {step['field']} field of board {step['board']}: "
                 f"join with the same colour ({KEYPLE_NAMES[step['first']]}) or a white keyple and you both gain — you get {best}. "
                 "Or decline.")
     if step["do"] == "place":
