@@ -16,13 +16,14 @@ ALLOWED: dict[str, set[str]] = {
     "settings": set(),
     "logs": set(),
     "wire": set(),
+    "background": set(),
     "reach": set(),  # this machine's own addresses, for links that reach friends
     "store": {"settings"},
     "hub": {"settings", "store"},
     "table": {"games", "store", "hub", "settings"},
-    "notify": {"table", "games", "store", "hub", "settings", "logs"},
+    "notify": {"background", "table", "games", "store", "hub", "settings", "logs"},
     # Bots subscribe to the table's events like notifications, and remind through them.
-    "bots": {"table", "notify", "games", "store", "hub", "settings"},
+    "bots": {"background", "table", "notify", "games", "store", "hub", "settings"},
     "api": {"table", "notify", "bots", "games", "store", "hub", "settings", "wire", "logs"},
     "web": {"api", "table", "notify", "bots", "games", "store", "settings", "wire", "reach"},
     "main": {"api", "web", "table", "notify", "bots", "games", "store", "hub", "settings", "logs", "wire"},

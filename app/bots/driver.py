@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from app.background import Background
 from app.store.models import Game, Seat
 from app.table.errors import TableError
 from app.table.events import TableEvent
@@ -49,7 +50,7 @@ class BotDriver:
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._background: set[asyncio.Task[None]] = set()
+        self._background = Background(log, "schedule a bot's turn", after=self._wake.set)
         self.clocks: Any = None  # app.bots.clocks.Clocks, when time limits are on (set by hooks)
         table.hub.on_seats_changed.append(self.forget_seats)
 
@@ -70,11 +71,7 @@ class BotDriver:
                 await asyncio.wait_for(asyncio.shield(self._loop_task), timeout=5)
             except (asyncio.TimeoutError, Exception):
                 self._loop_task.cancel()
-        try:
-            await asyncio.wait_for(self.settle(), timeout=2)
-        except (asyncio.TimeoutError, Exception):
-            for task in list(self._background):
-                task.cancel()
+        await self._background.stop()
 
     async def _run_forever(self) -> None:
         while not self._stopping:
@@ -130,20 +127,10 @@ class BotDriver:
 
     async def settle(self) -> None:
         """Wait for scheduling tasks the events started (tests, and a clean stop)."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        await self._background.settle()
 
     def spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._background.add(task)
-
-        def done(t: asyncio.Task[None]) -> None:
-            self._background.discard(t)
-            if not t.cancelled() and t.exception() is not None:
-                log.error("bot scheduling failed: %s", t.exception())
-            self._wake.set()
-
-        task.add_done_callback(done)
+        self._background.spawn(work)
 
     # --- Events ---
     def on_event(self, event: TableEvent) -> None:

@@ -21,6 +21,7 @@ import apprise
 from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from app.background import Background
 from app.store.models import Action, Seat
 from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.service import Table, Viewer
@@ -69,7 +70,7 @@ class Notifier:
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._background: set[asyncio.Task[None]] = set()
+        self._background = Background(log, "schedule a notification", after=self._wake.set)
         self.policy: Policy = config.policy()
         self.vapid = webpush.load_vapid(config.vapid_private_key, config.vapid_key_file)
         self.push_key = webpush.public_key(self.vapid)
@@ -100,11 +101,7 @@ class Notifier:
                 await asyncio.wait_for(asyncio.shield(self._loop_task), timeout=5)
             except (asyncio.TimeoutError, Exception):
                 self._loop_task.cancel()
-        try:  # messages being scheduled right now: give them a moment to be written
-            await asyncio.wait_for(self.settle(), timeout=2)
-        except (asyncio.TimeoutError, Exception):
-            for task in list(self._background):
-                task.cancel()
+        await self._background.stop()  # messages being scheduled right now: a moment to be written
         try:
             self.open_pages.clear()
             await self._flush_presence(self.now(), heartbeat=False)
@@ -148,20 +145,10 @@ class Notifier:
 
     async def settle(self) -> None:
         """Wait for scheduling tasks the hooks started (tests, and a clean stop)."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        await self._background.settle()
 
     def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._background.add(task)
-
-        def done(t: asyncio.Task[None]) -> None:
-            self._background.discard(t)
-            if not t.cancelled() and t.exception() is not None:
-                log.error("could not schedule a notification: %s", t.exception())
-            self._wake.set()
-
-        task.add_done_callback(done)
+        self._background.spawn(work)
 
     # --- Who has a page open ---
     @contextmanager

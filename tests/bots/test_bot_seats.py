@@ -39,7 +39,8 @@ async def test_a_table_of_bots_plays_a_whole_game(bots, level):
     assert view["result"]["winners"]
     # Every move is in the action log, as a player's would be, and replays to the snapshot.
     table = bots.app.state.table
-    assert len(await table.action_log(game["id"])) == view["version"]
+    # (A view's version counts what that viewer saw change, not the actions.)
+    assert len(await table.action_log(game["id"])) >= view["version"] > 0
     assert await table.replay_matches_snapshot(game["id"])
 
 
