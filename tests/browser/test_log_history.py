@@ -57,7 +57,9 @@ def test_earlier_lines_are_paged_in_and_stay_as_the_game_goes_on(live_server, br
     bob.goto(game["seats"][1]["url"])
     bob.fill("input[name=name]", "Bob")
     bob.click("button[type=submit]")
-    bob.wait_for_selector("#game")
+    # Claiming spends the invite: Bob's seat now opens with the private link he is shown.
+    bob.wait_for_selector("#yours")
+    game["seats"][1]["token"] = bob.locator("#yours input").input_value().rsplit("/", 1)[1]
     context.close()
     rng = random.Random(7)
     play(live_server.url, game, 170, rng)
