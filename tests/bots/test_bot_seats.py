@@ -78,8 +78,10 @@ async def test_a_bot_waits_for_the_player_and_answers_their_moves(bots):
     assert seats == {0, 1}
 
 
-async def test_a_bot_is_handed_its_seats_view_and_nothing_else(bots, monkeypatch):
-    """What the level gets is exactly what that seat's link gets from the API."""
+@pytest.mark.parametrize("title", levels.strong_titles())
+async def test_a_bot_is_handed_its_seats_view_and_nothing_else(bots, monkeypatch, title):
+    """What the level gets is exactly what that seat's link gets from the API (for every
+    title whose strong level is its own view-based bot)."""
     handed: list[tuple] = []
     real = levels.choose
 
@@ -89,17 +91,23 @@ async def test_a_bot_is_handed_its_seats_view_and_nothing_else(bots, monkeypatch
         return real(level, view, rng)
 
     monkeypatch.setattr(levels, "choose", spy)
-    game = await new_game(bots.http, "key-harvest", ["Ann", {"bot": "strong"}])
-    bot = auth(game["seats"][1]["token"])
-    for _ in range(4):
+    game = await new_game(bots.http, title, ["Ann", {"bot": "strong"}])
+    bot, ann = auth(game["seats"][1]["token"]), auth(game["seats"][0]["token"])
+    for _ in range(8):
         seen = (await bots.http.get(f"/api/games/{game['id']}", headers=bot)).json()
         before = len(handed)
-        driver = bots.driver
-        moved = await driver.run_once()
-        if not moved:
+        moved = await bots.driver.run_once()
+        if moved:
+            assert handed[before][1] == seen  # the seat's own projection, at the version it acts on
+            assert handed[before][1]["seat"] == 1 and handed[before][1]["private"] is not None
+            continue
+        mine = (await bots.http.get(f"/api/games/{game['id']}", headers=ann)).json()
+        if 0 not in mine["to_act"]:
             break
-        assert handed[before][1] == seen  # the seat's own projection, at the version it acts on
-        assert handed[before][1]["seat"] == 1 and handed[before][1]["private"] is not None
+        option = next(o["id"] for o in mine["options"] if o["id"] != "cancel")  # Ann plays, the bot answers
+        response = await bots.http.post(f"/api/games/{game['id']}/actions", headers=ann,
+                                        json={"option": option, "version": mine["version"]})
+        assert response.status_code == 200, response.text
     assert handed, "the bot never chose"
     # The other seat's private screen never reaches it.
     ann = (await bots.http.get(f"/api/games/{game['id']}", headers=auth(game["seats"][0]["token"]))).json()
