@@ -7,8 +7,10 @@ and prints:
 
 - mean points, the winners' mean, the mean margin, and each seat's share of the wins;
 - how often invitations were accepted (of the invitations someone could answer);
-- how many times every kind of decision was taken (the option id's prefix), and the
-  automatic things the bot cannot choose (animals housed and returned, keyp tiles left);
+- how many times every kind of decision was taken (the option id's prefix; "work" is a keyple
+  sent to one's own building, "overbuild" a building put over another, "house" a housing of
+  animals chosen, "surplus" keyples chosen for the keyp tile) and in what share of games, and
+  the things that happened without a question (animals housed and returned, keyp tiles left);
 - every country tile, fair and boat: the games it was available in, the share of those it
   was taken in, and the mean points it brought when taken. A country tile is available
   when it shows in the display and taken when someone takes or builds it; a seasonal fair
@@ -40,6 +42,17 @@ from app.games.rng import Rng  # noqa: E402
 LOW, HIGH = 0.02, 0.90
 
 
+def kind_of(g: Any, seat: int, choice: str) -> str:
+    """The decision's kind: the option id's prefix, with "plot" split into a keyple sent to
+    work one's own building ("work") and a building's plot, "overbuild" when one stands there."""
+    kind = choice.split(":")[0]
+    if kind == "plot" and g.queue and g.queue[0]["do"] == "place":
+        return "work"
+    if kind == "plot" and g.players[seat].plots[choice.split(":")[1]]["tiles"]:
+        return "overbuild"
+    return kind
+
+
 def one_game(args: tuple[int, int]) -> dict[str, Any]:
     """One bot game, watched step by step for what was on offer."""
     players, seed = args
@@ -62,7 +75,7 @@ def one_game(args: tuple[int, int]) -> dict[str, Any]:
             invitations.add((g.turns, job["active"], job["board"], job["space"]))
         seat = min(kp.to_act(g))
         choice = bot.choose(g, seat, rng)
-        kinds[choice.split(":")[0]] += 1
+        kinds[kind_of(g, seat, choice)] += 1
         if choice.startswith("boat:"):
             boat_taken[choice[5:]] += 1
         before = g.log.total
@@ -135,9 +148,15 @@ def report(players: int, games: list[dict[str, Any]]) -> None:
     kinds: Counter[str] = Counter()
     for g in games:
         kinds.update(g["kinds"])
-    print("decisions taken (per game): " + ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(kinds.items())))
-    never = sorted({"keyper", "keyple", "space", "boat", "plot", "join", "decline", "lay", "pair", "keyp", "take",
-                    "build", "upgrade", "winter", "get", "sell", "use", "fair", "fold"} - set(kinds))
+    in_games: Counter[str] = Counter()
+    for g in games:
+        in_games.update(set(g["kinds"]))
+    print("decisions taken: kind, per game, share of games taking it at least once")
+    for k, v in sorted(kinds.items()):
+        print(f"  {k:10} {v / n:6.1f}  {pct(in_games[k], n)}")
+    never = sorted({"keyper", "keyple", "space", "boat", "plot", "work", "join", "decline", "lay", "pair", "keyp",
+                    "take", "build", "overbuild", "upgrade", "winter", "get", "sell", "use", "fair", "fold", "house",
+                    "surplus"} - set(kinds))
     print(f"decision kinds never taken: {', '.join(never) or 'none'}")
     auto: Counter[str] = Counter()
     for g in games:

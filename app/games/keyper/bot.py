@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from app.games.rng import Rng
 
-from .content import ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, RAW, WHITE, Act, Building, layout
-from .rules import (FOLD, Game, Player, act_options, board_fields, board_of, building_side, matched, options,
-                    payment, place_targets,
-                    season_name, work_options)
+from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
+                      SHIP_STEP, WHITE, Act, Building, layout)
+from .rules import (FOLD, Game, Player, act_options, board_fields, board_of,
+                    building_points, building_side, matched, options, parse_plan, payment, place_targets, returned_by,
+                    season_name, tiebreak)
 
 Seat = int
 
@@ -68,23 +69,24 @@ def fair_needs_memo(g: Game, p: Player) -> dict[str, int]:
 
 
 def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float:
-    """What one use of a building's action brings, less what it costs."""
+    """What one use of a building's action brings, less what it costs (about in points)."""
     if payment(p.stock, a.pay) is None:
         return 0.0
     gained = 0.0
     for good, n in a.gain.items():
         if good == "ship":
-            gained += 0.8 * n
+            gained += 1.0 * n
         elif good == "animal":
             gained += max((good_value(g, p, k) for k in side_houses), default=0.0)
         elif good == "refine":
-            gained += 0.7 if any(p.stock.get(r, 0) for r in RAW) else 0.0
+            gained += max((good_value(g, p, REFINED[r]) - 0.5 * good_value(g, p, r) + 0.3
+                           for r in RAW if p.stock.get(r, 0)), default=0.0)
         elif good == "gem":
-            gained += 1.5
+            gained += 1.5 * n
         else:
             gained += n * good_value(g, p, good)
     paid = sum(n * good_value(g, p, STAND_IN.get(k, k)) for k, n in a.pay.items())
-    return max(0.0, gained - 0.7 * paid)
+    return max(0.0, gained - 0.5 * paid)
 
 
 STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
@@ -124,15 +126,30 @@ def kind_worth(g: Game, p: Player, kind: str) -> float:
     if kind == "fair":
         return 2.0 if g.winter_fairs and len(p.winter) < 2 else 0.1
     if kind == "river":
-        return 2.0
+        return river_worth(g, p)
     return good_value(g, p, kind)
+
+
+def boat_face_worth(g: Game, p: Player, goods: tuple[str, ...]) -> float:
+    """One boat action: the best good to take, or selling one held for 2 shipping points."""
+    take = max((good_value(g, p, x) for x in goods if g.supply.get(x, 0)), default=0.0)
+    sell = max((SHIP_STEP - 0.5 * good_value(g, p, x) for x in goods
+                if p.stock.get(x, 0) and not fair_needs_memo(g, p).get(x)), default=0.0)
+    return max(take, sell)
+
+
+def river_worth(g: Game, p: Player) -> float:
+    """A river action is worth what the best boat waiting (or already on a river) gives."""
+    faces = [BOATS[b].faces[season_name(g)] for b in g.boats]
+    faces += [BOATS[b["boat"]].faces[season_name(g)] for b in g.boards if b["boat"]]
+    return max((boat_face_worth(g, p, f) for f in faces), default=0.0)
 
 
 def work_value(g: Game, p: Player, plot_id: str) -> float:
     side = building_side(p.plots[plot_id])
     if side is None:
         return 0.0
-    return max((act_worth(g, p, side.houses, a) for a in side.acts), default=0.0) + 0.4
+    return 1.3 * max((act_worth(g, p, side.houses, a) for a in side.acts), default=0.0) + 0.9
 
 
 def target_value(g: Game, p: Player, colour: str, target: str) -> float:
@@ -145,7 +162,11 @@ def target_value(g: Game, p: Player, colour: str, target: str) -> float:
     field = board_fields(board)[space]
     n = (2 if board["spaces"][space] else 1.6) + matched(colour, FIELD_COLOUR[field])  # 1.6: a join may come
     claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
-    return kind_value(g, p, field) * n + claimed - (0.8 if colour == "white" else 0)
+    if field == "river" and board["boat"]:  # this river's own boat, not the best one waiting
+        worth = boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
+    else:
+        worth = kind_value(g, p, field)
+    return worth * n + claimed - (0.8 if colour == "white" else 0)
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
@@ -179,6 +200,10 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     if step == "fair":
         fairs = [o for o in offered if o.startswith("fair:")]
         return max(fairs, key=lambda o: o.endswith(":6")) if fairs else "done"
+    if step == "house":
+        return house_choice(p, offered)
+    if step == "surplus":
+        return surplus_choice(state, p, offered)
     return act_choice(state, p, offered, rng)
 
 
@@ -212,7 +237,7 @@ def place_choice(g: Game, p: Player, offered: list[str]) -> str:
     if boats:
         def boat_worth(o: str) -> float:
             goods = BOATS[o.split(":")[1]].faces[season_name(g)]
-            return sum(good_value(g, p, x) + (1 if p.stock.get(x, 0) else 0) for x in goods)
+            return boat_face_worth(g, p, goods) + 0.1 * sum(good_value(g, p, x) for x in goods)
         return max(boats, key=boat_worth)
     spots = [o for o in offered if o != "cancel"]
     colour = job["colour"]
@@ -242,16 +267,27 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
         def build_worth(o: str) -> float:
             where, ref = o.split(":")[1:]
             tile = g.display[int(ref)] if where == "display" else ref
-            return tile_value(BUILDINGS[tile])  # type: ignore[index]
-        return max(onward, key=build_worth)
+            b = BUILDINGS[tile]  # type: ignore[index]
+            plots = [q for pid, q in p.plots.items() if pid.startswith(b.area) and len(q["tiles"]) < 2]
+            replaced = min((0.0 if not q["tiles"] else tile_value(BUILDINGS[q["tiles"][-1]]) + (5 if q["up"] else 0)
+                            for q in plots), default=0.0)
+            return tile_value(b) - replaced
+
+        def tile_of(o: str) -> Building:
+            where, ref = o.split(":")[1:]
+            return BUILDINGS[g.display[int(ref)] if where == "display" else ref]  # type: ignore[index]
+        best = max(onward, key=build_worth)
+        if build_worth(best) <= 0 < tile_value(tile_of(best)) and "done" in offered:
+            return "done"  # only overbuilding a better building is left
+        return best
     if kind == "boat":
         sells = [o for o in onward if o.startswith("sell:")]
         gets = [o for o in onward if o.startswith("get:")]
         needed = fair_needs(g, p)
         sells = [o for o in sells if not needed.get(o.split(":")[1])]
-        if sells and (not gets or rng.randrange(2)):
-            return max(sells, key=lambda o: p.stock.get(o.split(":")[1], 0))
-        return max(gets, key=lambda o: good_value(g, p, o.split(":")[1]))
+        worth = {o: good_value(g, p, o.split(":")[1]) for o in gets}
+        worth |= {o: SHIP_STEP - 0.5 * good_value(g, p, o.split(":")[1]) + rng.randrange(10) / 20 for o in sells}
+        return max(worth, key=lambda o: worth[o]) if worth else "done"
     if kind == "fair":
         def fair_fit(o: str) -> int:
             needs = FAIRS[o.split(":")[1]].needs
@@ -275,3 +311,34 @@ def fold_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
     return max(offered, key=worth)
 
 
+
+
+def house_choice(p: Player, offered: list[str]) -> str:
+    """The housing that scores most now (then keeps the animals the tiebreak counts first)."""
+    def worth(o: str) -> tuple[int, tuple[int, ...]]:
+        plan = parse_plan(o.split(":", 1)[1])
+        saved = p.housed, dict(p.stock)
+        p.housed = plan
+        for a, n in returned_by(p, plan).items():
+            p.stock[a] -= n
+        try:
+            return sum(building_points(p)), tiebreak(p)
+        finally:
+            p.housed, p.stock = saved
+    return max(offered, key=worth)
+
+
+KEYP_WORTH = {"clay": 1.0, "logs": 1.0, "rock": 1.0, "wheat": 1.0, "gem": 1.5, "ship1": 1.0}
+
+
+def surplus_choice(g: Game, p: Player, offered: list[str]) -> str:
+    """Keep a varied team (a colour's last keyple is worth most in hand) and put on the keyp
+    tile the keyples whose goods are worth most."""
+    def worth(o: str) -> float:
+        put = o.split(":", 1)[1].split(",")
+        left = list(p.hand)
+        for c in put:
+            left.remove(c)
+        variety = len(set(left)) + 0.5 * min(2, left.count("white"))
+        return 2.0 * variety + sum(KEYP_WORTH[KEYP_TILE_GAIN[c]] for c in put)
+    return max(offered, key=worth)

@@ -415,12 +415,12 @@ def boat(bid: str, name: str, spring: str, summer: str, autumn: str, winter: str
 
 
 BOATS: dict[str, Boat] = {b.id: b for b in [
-    boat("b1", "Barge", "clay brick wheat", "clay brick emerald", "brick wood gold", "brick stone ruby"),
-    boat("b2", "Log raft", "logs wood wheat", "logs wood ruby", "wood stone sapphire", "wood brick gold"),
+    boat("b1", "Barge", "clay brick wheat", "clay brick emerald", "clay wheat", "brick stone ruby"),
+    boat("b2", "Log raft", "logs wheat", "logs wood ruby", "wood stone sapphire", "wood brick gold"),
     boat("b3", "Stone lighter", "rock stone wheat", "rock stone gold", "stone brick emerald", "stone wood sapphire"),
     boat("b4", "Grain boat", "wheat clay logs", "wheat rock sapphire", "wheat brick ruby", "wheat wood emerald"),
-    boat("b5", "Jewel galley", "emerald ruby rock", "sapphire gold clay", "ruby emerald logs", "gold sapphire wheat"),
-    boat("b6", "Pedlar", "brick wood stone", "wood stone wheat", "brick stone wheat", "clay logs rock"),
+    boat("b5", "Jewel galley", "emerald ruby rock", "clay logs", "ruby emerald logs", "gold sapphire wheat"),
+    boat("b6", "Pedlar", "brick wood stone", "wood wheat", "brick stone wheat", "clay logs rock"),
 ]}
 BOATS_PER_SEASON = 4
 SHIP_STEP = 2  # shipping points for one good sold (seed)

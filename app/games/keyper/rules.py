@@ -12,6 +12,9 @@ things (keyples in hand, goods, the display), never on a face-down fair tile, so
 turn it is never gives a secret away. Two things are private: each player's face-down
 fair tiles (owner only, until held) and the fold a player picks for the next season
 (all players choose at once; nobody sees another's choice until everyone has chosen).
+Housing animals and putting surplus keyples onto the keyp tile are choices too, made one
+player after another (the seed does not make them simultaneous and what they touch is
+public); each is asked only when there is more than one way.
 
 Seat ``s + 1`` sits on the left of seat ``s``: play goes clockwise, 0, 1, 2, ...
 The log writes a seat as ``{seat0}``, ``{seat1}``…; the table puts the player's name there.
@@ -926,14 +929,16 @@ def begin_season_end(g: Game) -> None:
 
 
 def end_after_lay_downs(g: Game) -> None:
-    """Forgotten keyp-tile keyples, then the fairs of the season, clockwise from the start player."""
+    """Forgotten keyp-tile keyples, then the fairs of the season and the housing of animals,
+    each clockwise from the start player (one after another: what is housed is public)."""
     for p in g.players:
         if p.keyp:
             lay_keyp_tile(g, p)
     season = season_name(g)
     jobs: list[Job] = [{"do": "fair", "seat": s} for s in clockwise(g, g.start)
                        if season in g.players[s].fairs or winter_fair_options(g, g.players[s])]
-    g.queue[0:0] = jobs + [{"do": "end2"}]
+    houses: list[Job] = [{"do": "house", "seat": s} for s in clockwise(g, g.start)]
+    g.queue[0:0] = jobs + houses + [{"do": "end2"}]
 
 
 def fair_options(g: Game, p: Player) -> list[Option]:
@@ -989,42 +994,121 @@ def discard_fair(g: Game, p: Player) -> None:
         g.log.append(f"{seat_ref(p.seat)} does not hold their {season} fair; it is discarded unseen.")
 
 
-def house_animals(g: Game, p: Player) -> None:
-    """Animals go into farm buildings that house their kind, as many as fit; the rest go
-    back to the supply (the assignment keeping most animals is found by augmenting paths)."""
-    places = {pid: (side.houses, side.capacity) for pid, plot in p.plots.items()
-              if (side := building_side(plot)) and side.houses}
-    slots = [(pid, i) for pid, (_, cap) in places.items() for i in range(cap)]
-    owner: dict[tuple[str, int], int] = {}
-    units = [a for a in ANIMALS for _ in range(p.stock.get(a, 0))]
-    def place(u: int, seen: set[tuple[str, int]]) -> bool:
-        for slot in slots:
-            if units[u] in places[slot[0]][0] and slot not in seen:
-                seen.add(slot)
-                if slot not in owner or place(owner[slot], seen):
-                    owner[slot] = u
+def housing_places(p: Player) -> list[tuple[str, tuple[str, ...], int, int]]:
+    """The farm buildings that house animals: (plot, kinds, room, points per housed animal),
+    best-paying first."""
+    places = []
+    for pid, plot in p.plots.items():
+        side = building_side(plot)
+        if side and side.houses:
+            rate = sum(n for thing, n in side.per if thing == "housed")
+            places.append((pid, side.houses, side.capacity, rate))
+    return sorted(places, key=lambda pl: (-pl[3], PLOTS.index(pl[0])))
+
+
+def housing_plan(p: Player, order: list[str]) -> dict[str, dict[str, int]]:
+    """The most animals that fit (augmenting paths over the buildings' room), keeping the
+    kinds earliest in ``order`` first (a kept animal is never dropped for a later one) and
+    trying the best-paying buildings first."""
+    places = housing_places(p)
+    slots = [(pid, houses, i) for pid, houses, cap, _ in places for i in range(cap)]
+    units = [a for a in order for _ in range(p.stock.get(a, 0))]
+    owner: dict[int, int] = {}  # slot index -> unit index
+
+    def place(u: int, seen: set[int]) -> bool:
+        for s, (_, houses, _) in enumerate(slots):
+            if units[u] in houses and s not in seen:
+                seen.add(s)
+                if s not in owner or place(owner[s], seen):
+                    owner[s] = u
                     return True
         return False
-    kept = [u for u in range(len(units)) if place(u, set())]
-    placed = {u: slot for slot, u in owner.items()}
-    p.housed = {}
-    for u in kept:
-        pid = placed[u][0]
-        p.housed.setdefault(pid, {}).setdefault(units[u], 0)
-        p.housed[pid][units[u]] += 1
-    back: Counter[str] = Counter(units) - Counter(units[u] for u in kept)
+    for u in range(len(units)):
+        place(u, set())
+    plan: dict[str, dict[str, int]] = {}
+    for s, u in sorted(owner.items()):
+        kinds = plan.setdefault(slots[s][0], {})
+        kinds[units[u]] = kinds.get(units[u], 0) + 1
+    return {pid: {a: kinds[a] for a in ANIMALS if a in kinds} for pid, kinds in sorted(plan.items(), key=lambda kv: PLOTS.index(kv[0]))}
+
+
+def housing_plans(p: Player) -> list[dict[str, dict[str, int]]]:
+    """The whole choices offered for housing: the most animals that fit, first keeping the
+    kinds in the tiebreak order, then each kind held given the first claim on the room.
+    Each plan keeps as many animals as can be kept; they differ in which kinds go back."""
+    held = [a for a in ANIMALS if p.stock.get(a, 0)]
+    plans: list[dict[str, dict[str, int]]] = []
+    for first in [None, *held]:
+        order = ([first] if first else []) + [a for a in held if a != first]
+        plan = housing_plan(p, order)
+        if plan not in plans:
+            plans.append(plan)
+    return plans
+
+
+def plan_id(plan: dict[str, dict[str, int]]) -> str:
+    return ";".join(f"{pid}=" + ",".join(f"{n}{a}" for a, n in kinds.items()) for pid, kinds in plan.items()) or "none"
+
+
+def parse_plan(text: str) -> dict[str, dict[str, int]]:
+    if text == "none":
+        return {}
+    plan: dict[str, dict[str, int]] = {}
+    for part in text.split(";"):
+        pid, _, kinds = part.partition("=")
+        plan[pid] = {}
+        for item in kinds.split(","):
+            digits = len(item) - len(item.lstrip("0123456789"))
+            plan[pid][item[digits:]] = int(item[:digits])
+    return plan
+
+
+def returned_by(p: Player, plan: dict[str, dict[str, int]]) -> dict[str, int]:
+    kept: Counter[str] = Counter()
+    for kinds in plan.values():
+        kept.update(kinds)
+    return {a: p.stock.get(a, 0) - kept[a] for a in ANIMALS if p.stock.get(a, 0) > kept[a]}
+
+
+def house_options(g: Game, p: Player) -> list[Option]:
+    out = []
+    for plan in housing_plans(p):
+        kept = "; ".join(f"{goods_text(kinds)} in your {tile_name(p.plots[pid]['tiles'][-1])}"
+                         for pid, kinds in plan.items()) or "no animals"
+        back = returned_by(p, plan)
+        out.append(Option(f"house:{plan_id(plan)}", f"House {kept}"
+                          + (f"; return {goods_text(back)}" if back else ""), "house", None))
+    return out
+
+
+def house(g: Game, p: Player, plan: dict[str, dict[str, int]]) -> None:
+    """Animals go into the plan's farm buildings; the rest go back to the supply."""
+    back = returned_by(p, plan)
+    p.housed = {pid: dict(kinds) for pid, kinds in plan.items()}
     for a, n in back.items():
         p.stock[a] -= n
         g.supply[a] += n
     if back:
-        g.log.append(f"{seat_ref(p.seat)} cannot house {goods_text(dict(back))}: back to the supply.")
+        g.log.append(f"{seat_ref(p.seat)} cannot house {goods_text(back)}: back to the supply.")
+
+
+def house_animals(g: Game, p: Player) -> None:
+    """The housing with no choice to make (or the first plan): as many as fit."""
+    plans = housing_plans(p)
+    house(g, p, plans[0] if plans else {})
+
+
+def choose_house(g: Game, p: Player, option_id: str) -> None:
+    g.queue.pop(0)
+    plan = parse_plan(option_id.split(":", 1)[1])
+    house(g, p, plan)
+    kept = sum(n for kinds in plan.values() for n in kinds.values())
+    g.log.append(f"{seat_ref(p.seat)} houses {plural(kept, 'animal')}.")
 
 
 def end_after_fairs(g: Game) -> None:
-    """Animals housed; keypers, claimed boards and their keyples retrieved; then, before
+    """(Animals are housed by now.) Keypers, claimed boards and their keyples retrieved; then, before
     another season, the display, the boats and the folds."""
-    for p in g.players:
-        house_animals(g, p)
     retrieve(g)
     if g.season == len(SEASONS) - 1:
         g.phase = OVER
@@ -1088,8 +1172,9 @@ def choose_fold(g: Game, p: Player, option_id: str) -> None:
 
 
 def start_season(g: Game) -> None:
-    """The folds are revealed, surplus keyples go onto keyp tiles and the last player to
-    play a keyple or keyper starts."""
+    """The folds are revealed and the last player to play a keyple or keyper starts; then
+    each player over the team size chooses, one after another clockwise from the start
+    player, which keyples go onto their keyp tile (hands are public, so nothing is secret)."""
     for b in g.boards:
         q = g.players[b["folder"]]
         fresh = new_board(b["id"], q.fold, q.seat)  # type: ignore[arg-type]
@@ -1097,27 +1182,70 @@ def start_season(g: Game) -> None:
         g.log.append(f"{seat_ref(q.seat)} folds board {b['id']}: {fold_text(q.fold)}.")  # type: ignore[arg-type]
     for q in g.players:
         q.fold = None
-        surplus(g, q)
     g.phase = PLAY
     g.ending = False
     g.trades = {}
     g.start = g.turn = g.last
     g.log.append(f"{season_name(g).capitalize()} begins; {seat_ref(g.start)} starts (the last to play in "
                  f"{SEASONS[g.season - 1]}).")
+    size = TEAM_SIZE[len(g.players)]
+    g.queue = [{"do": "surplus", "seat": s} for s in clockwise(g, g.start) if len(g.players[s].hand) > size]
+
+
+def surplus_choices(g: Game, p: Player) -> list[list[str]]:
+    """The keyples a player over the team size may put onto the keyp tile (whole choices):
+    the colours held most often first (white last), then each colour held put there first."""
+    size = TEAM_SIZE[len(g.players)]
+    k = len(p.hand) - size
+    if k <= 0:
+        return []
+
+    def rest(hand: list[str], n: int) -> list[str]:
+        hand, out = list(hand), []
+        for _ in range(n):
+            counts = Counter(hand)
+            colour = max(counts, key=lambda c: (c != WHITE_KEYPLE, counts[c], -KEYPLE_COLOURS.index(c)))
+            hand.remove(colour)
+            out.append(colour)
+        return out
+    choices: list[list[str]] = []
+    for first in [None, *dict.fromkeys(p.hand)]:
+        put = [first] * min(k, p.hand.count(first)) if first else []
+        left = list(p.hand)
+        for c in put:
+            left.remove(c)
+        choice = keyple_sort(put + rest(left, k - len(put)))
+        if choice not in choices:
+            choices.append(choice)
+    return choices
+
+
+def surplus_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"surplus:{','.join(c)}", f"Put {', '.join(c)} onto your keyp tile "
+                   f"({', '.join(keyp_gain_text(x) for x in c)} when your keyper is played)", "surplus",
+                   f"keyptile:{p.seat}") for c in surplus_choices(g, p)]
+
+
+def put_on_keyp(g: Game, p: Player, colours: list[str]) -> None:
+    for c in colours:
+        p.hand.remove(c)
+        p.keyp.append(c)
+    p.keyp = keyple_sort(p.keyp)
+    size = TEAM_SIZE[len(g.players)]
+    g.log.append(f"{seat_ref(p.seat)} has more than {size} keyples: {', '.join(colours)} go onto the keyp tile.")
 
 
 def surplus(g: Game, p: Player) -> None:
-    """More keyples than a team (8, 9 with two players) go onto the keyp tile: colours held
-    most often first, white last (authored order: a team keeps its variety)."""
-    size = TEAM_SIZE[len(g.players)]
-    while len(p.hand) > size:
-        counts = Counter(p.hand)
-        colour = max(counts, key=lambda c: (c != WHITE_KEYPLE, counts[c], -KEYPLE_COLOURS.index(c)))
-        p.hand.remove(colour)
-        p.keyp.append(colour)
-    if p.keyp:
-        p.keyp = keyple_sort(p.keyp)
-        g.log.append(f"{seat_ref(p.seat)} has more than {size} keyples: {', '.join(p.keyp)} go onto the keyp tile.")
+    """The surplus with no choice to make (or the first choice): colours held most often
+    first, white last, so a team keeps its variety."""
+    choices = surplus_choices(g, p)
+    if choices:
+        put_on_keyp(g, p, choices[0])
+
+
+def choose_surplus(g: Game, p: Player, option_id: str) -> None:
+    g.queue.pop(0)
+    put_on_keyp(g, p, option_id.split(":", 1)[1].split(","))
 
 
 # --- Scoring ---
@@ -1253,7 +1381,7 @@ def to_act(g: Game) -> frozenset[Seat]:
 
 QUEUE_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
     "invite": invite_options, "act": act_options, "place": place_options, "keyp": keyp_options,
-    "fair": fair_options,
+    "fair": fair_options, "house": house_options, "surplus": surplus_options,
     "final": lambda g, p: lay_options(g, p) + [Option("pass", "No final lay-down", "pass")],
 }
 CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
@@ -1263,6 +1391,14 @@ CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
     "pass": choose_pass, "keyp": choose_keyp, "take": choose_take, "build": choose_build,
     "upgrade": choose_upgrade, "winter": choose_winter, "get": choose_trade, "sell": choose_trade,
     "use": choose_use, "done": choose_done, "cancel": choose_cancel, "fair": choose_fair, "fold": choose_fold,
+    "house": choose_house, "surplus": choose_surplus,
+}
+
+
+# Steps asked only when there is more than one way: (the ways, what happens with one or none).
+AUTO_STEPS: dict[str, tuple[Callable[[Game, Player], list[Any]], Callable[[Game, Player], None]]] = {
+    "house": (lambda g, p: housing_plans(p), house_animals),
+    "surplus": (surplus_choices, surplus),
 }
 
 
@@ -1298,6 +1434,9 @@ def advance(g: Game) -> None:
             elif job["do"] == "end2":
                 g.queue.pop(0)
                 end_after_fairs(g)
+            elif job["do"] in AUTO_STEPS and len(AUTO_STEPS[job["do"]][0](g, g.players[job["seat"]])) < 2:
+                g.queue.pop(0)  # one way or none: nothing to ask
+                AUTO_STEPS[job["do"]][1](g, g.players[job["seat"]])
             elif step_is_settled(g, job):
                 g.queue.pop(0)
             else:

@@ -5,11 +5,13 @@
 ``public`` (the same for everyone, never built from a face-down fair or a fold being chosen)::
 
     phase        "play" | "fold" (everyone secretly folds their board) | "over"
-    season       "spring" | "summer" | "autumn" | "winter"; season_index 0-3
+    season       "spring" | "summer" | "autumn" | "winter"; season_index 0-3; round 1-4 (the
+                 season's number, the page's counter)
     step         what is happening, in words
     turn, start, last   the turn player, the season's start player, the last to play
     to_act       [seat]
-    pending      the step being chosen: {"do", "seat"} plus, for "invite", the inviter
+    pending      the step being chosen: {"do", "seat"} ("house": housing animals at the end of
+                 a season; "surplus": keyples over the team size onto the keyp tile) plus, for "invite", the inviter
                  ("active"), the space and the gain the invited seat would get; for "act",
                  the action kind and how many repetitions; for "place", the keyple colour
     boards       [{id, fold, season, folder, keyper, boat: {id, name, goods} | None,
@@ -51,7 +53,7 @@ from typing import Any
 from app.games.protocol import seat_view
 
 from .content import (BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FIELD_NAMES, KEYPLE_NAMES, RIVER_CELLS, SEASONS,
-                      describe_side, layout)
+                      TEAM_SIZE, describe_side, layout)
 from .rules import (FOLD, OVER, PLAY, Game, Player, board_of, field_kind, join_gain, result, season_name,
                     to_act)
 
@@ -78,6 +80,7 @@ def public_view(g: Game) -> dict[str, Any]:
         "phase": g.phase,
         "season": season_name(g),
         "season_index": g.season,
+        "round": g.season + 1,
         "step": step_text(g),
         "turn": g.turn,
         "start": g.start,
@@ -218,4 +221,10 @@ def prompt(g: Game, p: Player) -> str | None:
         return "The season is ending: you may make one final lay-down."
     if step["do"] == "fair":
         return f"The fairs of {season_name(g)}: hold a fair by displaying its goods, or finish."
+    if step["do"] == "house":
+        return ("Your farm buildings cannot house every animal: choose which to keep and where "
+                "(the rest go back to the supply).")
+    if step["do"] == "surplus":
+        return (f"You have more than {TEAM_SIZE[len(g.players)]} keyples: choose which go onto your keyp tile "
+                "(each gives a good when your keyper is played).")
     return "Your choice."

@@ -284,6 +284,67 @@ def test_housing_animals_keeps_as_many_as_fit_and_returns_the_rest():
     assert sum(n for animals in p.housed.values() for n in animals.values()) == 4
 
 
+def housing_spot():
+    """Seat 0 with a henhouse (chickens, goats: 2) and a sheep pen (sheep, goats: 2) and more
+    animals than they hold, asked to house them."""
+    from app.games.keyper.rules import advance
+    g = fresh()
+    build_on(g, 0, "farm1", "h1")
+    build_on(g, 0, "farm2", "h3")
+    give(g, 0, chicken=1, goat=2, sheep=2, cow=1)
+    g.ending = True
+    g.queue = [{"do": "house", "seat": 1}, {"do": "house", "seat": 0}]
+    advance(g)  # seat 1 has nothing to house: not asked
+    return g
+
+
+def test_housing_is_the_players_choice_when_room_is_short():
+    g = housing_spot()
+    assert kp.to_act(g) == {0} and g.queue[0]["do"] == "house"
+    offered = kp.options(g, 0)
+    houses = [o.id for o in offered]
+    assert all(o.startswith("house:") for o in houses) and len(houses) == 2
+    keep_chicken = next(o for o in offered if "chicken" in o.id)
+    keep_sheep = next(o for o in offered if "2sheep" in o.id)
+    assert "return 1 cow" in keep_chicken.label and "return 1 chicken, 1 cow" in keep_sheep.label
+    assert kp.view(g, 0)["private"]["prompt"].startswith("Your farm buildings cannot house")
+    g2 = play(g, 0, keep_sheep.id)
+    p = g2.players[0]
+    assert p.housed == {"farm1": {"goat": 2}, "farm2": {"sheep": 2}}
+    assert (p.stock["chicken"], p.stock["cow"], p.stock["goat"], p.stock["sheep"]) == (0, 0, 2, 2)
+    assert g2.supply["chicken"] == SUPPLY["chicken"] and g2.supply["cow"] == SUPPLY["cow"]
+    g3 = play(g, 0, keep_chicken.id)
+    assert g3.players[0].stock["chicken"] == 1 and g3.players[0].stock["sheep"] == 1
+    assert sum(n for a in g3.players[0].housed.values() for n in a.values()) == 4
+
+
+def test_housing_with_one_way_is_not_asked_and_a_bad_plan_is_refused():
+    from app.games.keyper.rules import advance
+    g = fresh()
+    build_on(g, 0, "farm1", "h1")
+    give(g, 0, chicken=1, goat=1, cow=1)  # the cow cannot be housed anywhere: one way only
+    all_out(g, 0, 1)
+    all_out(g, 1, 2)
+    g.queue = [{"do": "house", "seat": 0}, {"do": "house", "seat": 1}, {"do": "end2"}]
+    g.ending = True
+    advance(g)
+    assert g.phase == FOLD  # nobody was asked; the season went on to the folds
+    assert g.players[0].housed == {"farm1": {"goat": 1, "chicken": 1}} and g.players[0].stock["cow"] == 0
+    g = housing_spot()
+    with pytest.raises(IllegalAction):
+        kp.apply(g, 0, "house:farm1=2goat;farm2=2sheep,1chicken")
+
+
+def test_the_bot_houses_for_points():
+    from app.games.keyper.bot import choose
+    from app.games.rng import Rng
+    g = housing_spot()
+    build_on(g, 0, "farm2", "c8")  # overbuild the sheep pen with a sheep station: 1 a housed sheep
+    g.players[0].plots["farm2"]["tiles"] = ["c8"]
+    g.queue = [{"do": "house", "seat": 0}]
+    assert choose(g, 0, Rng(1)).endswith("farm2=2sheep")
+
+
 def test_the_cap_of_four_and_scoring_once():
     g = fresh()
     p = g.players[0]
@@ -386,6 +447,9 @@ def test_season_end_fairs_housing_retrieval_display_boats_folds_and_start_player
     g = play(g, 0, ids(g, 0)[0])
     assert g.phase == PLAY and g.turn == g.start == last
     assert all(b["fold"].startswith("summer") for b in g.boards)
+    while g.queue and g.queue[0]["do"] == "surplus":  # over the team size: each chooses in turn
+        seat = g.queue[0]["seat"]
+        g = play(g, seat, ids(g, seat)[0])
     total = {c: 0 for c in ("blue", "white")}
     for p in g.players:
         assert len(p.hand) <= 9
@@ -408,6 +472,40 @@ def test_surplus_keyples_go_onto_the_keyp_tile():
     q.hand = list(p.hand) + ["orange", "orange"]
     surplus(g2, q)
     assert len(q.hand) == 9
+
+
+def test_surplus_keyples_are_the_players_choice():
+    from app.games.keyper.rules import advance
+    g = fresh(players=3)
+    p = g.players[0]
+    p.hand = ["blue", "orange", "orange", "orange", "green", "brown", "black", "grey", "white", "white"]
+    g.queue = [{"do": "surplus", "seat": 0}]
+    advance(g)
+    assert kp.to_act(g) == {0}
+    offered = ids(g, 0)
+    assert offered[0] == "surplus:orange,orange"  # the default: the colour held most often
+    assert "surplus:white,white" in offered and "surplus:blue,orange" in offered and len(offered) == len(set(offered))
+    assert "onto your keyp tile" in kp.view(g, 0)["private"]["prompt"]
+    g = play(g, 0, "surplus:white,white")
+    p = g.players[0]
+    assert p.keyp == ["white", "white"] and len(p.hand) == 8 and "white" not in p.hand and not g.queue
+    with pytest.raises(IllegalAction):
+        kp.apply(g, 0, "surplus:orange,orange")  # asked once only
+
+
+def test_surplus_with_one_way_is_not_asked():
+    from app.games.keyper.rules import advance
+    g = fresh(players=4)
+    p = g.players[1]
+    p.hand = ["orange"] * 4 + ["white"] * 5  # 9: one over; any choice is one orange... or a white
+    g.queue = [{"do": "surplus", "seat": 1}]
+    advance(g)
+    assert kp.to_act(g) == {1} and set(ids(g, 1)) == {"surplus:orange", "surplus:white"}
+    q = g.players[2]
+    q.hand = ["grey"] * 9
+    g.queue = [{"do": "surplus", "seat": 2}]
+    advance(g)
+    assert not g.queue and q.keyp == ["grey"] and len(q.hand) == 8
 
 
 def test_fairs_are_held_with_their_goods_and_score():
