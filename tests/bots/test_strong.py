@@ -19,7 +19,7 @@ GAMES = 10
 
 
 def test_every_title_with_a_view_bot_is_strong():
-    assert {"tiny-towns", "keythedral"} <= set(STRONG)
+    assert {"tiny-towns", "keythedral", "key-harvest"} <= set(STRONG)
 
 
 @pytest.mark.parametrize("title_id", STRONG)

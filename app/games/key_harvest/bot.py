@@ -10,9 +10,11 @@ majorities), and never "cancel"s unless nothing else is offered.
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.rng import Rng
 
-from .content import CROPS, NEIGHBOURS, WORKERS
+from .content import CROPS, FIELDS, NEIGHBOURS, WORKERS
 from .rules import Game, Player, groups, options
 
 Seat = int
@@ -113,3 +115,296 @@ def step_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
         return useful[0]
     return rng.choice(onward)
 
+
+
+# --- The strong level: greedy on an estimate of the final score, from the seat's view ---
+#
+# ``choose_from_view`` reads only what the seat's page gets: every country board, store and
+# the registry (public), its own counters (private) and its options. Each candidate is
+# worth what it adds to the seat's score as the game counts it — the largest group a point
+# a tile, the second largest two, workers at their value — plus a little for counters
+# (bids and crop majorities) and for what it takes from the best other player. Workers are
+# valued from their data (value, power, amount, bell or scroll), never by name, so
+# re-authored workers are played as they are. It takes its own store's tiles first (free),
+# bids more for a tile the others want too, and ends the turn when nothing gains.
+
+COUNTER = 0.4  # what one counter behind the screen is worth, in points
+SCARCE = 3  # with fewer counters than this, each is worth twice as much (a bid needs one)
+POWER = {"gain": 0.4, "reap": 0.4, "renew": 0.2, "tally": 0.4, "settle": 1.0}  # per unit of amount
+
+
+def score_of(sizes: list[int]) -> int:
+    top = sorted(sizes, reverse=True) + [0, 0]
+    return top[0] + 2 * top[1]
+
+
+def group_sizes(fields: set[str]) -> list[int]:
+    seen: set[str] = set()
+    sizes = []
+    for start in fields:
+        if start in seen:
+            continue
+        seen.add(start)
+        todo, size = [start], 0
+        while todo:
+            ref = todo.pop()
+            size += 1
+            for n in NEIGHBOURS[ref]:
+                if n in fields and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        sizes.append(size)
+    return sizes
+
+
+class Board:
+    """One seat's country board as its public view shows it."""
+
+    def __init__(self, entry: dict) -> None:
+        self.seat: int = entry["seat"]
+        self.fields: dict[str, bool] = {s["ref"]: bool(s["tile"]["harvested"]) for s in entry["board"] if s["tile"]}
+        self.workers: dict[str, dict] = {s["ref"]: s["worker"] for s in entry["board"] if s["worker"]}
+        self.store: list[dict] = entry["store"]
+        self.score = score_of(group_sizes(set(self.fields)))
+
+    def gain(self, ref: str) -> float:
+        """Points a field tile at ``ref`` adds to this board (a worker there is displaced)."""
+        if ref in self.fields:
+            return 0.0
+        after = score_of(group_sizes(set(self.fields) | {ref})) - self.score
+        touching = sum(n in self.fields for n in NEIGHBOURS[ref])
+        lost = (self.workers[ref].get("value", 0) * 0.5) if ref in self.workers else 0
+        return after + 0.15 * touching + 0.1 - lost
+
+
+def choose_from_view(view: dict, offered: list[dict], rng: Rng) -> str:
+    ids = [o["id"] for o in offered]
+    if not ids:
+        raise ValueError("nothing to choose")
+    onward = [o for o in ids if o != "cancel"] or ids
+    pick = Harvester(view, offered).choose(onward, rng)
+    return pick if pick in onward else rng.choice(onward)
+
+
+class Harvester:
+    def __init__(self, view: dict, offered: list[dict]) -> None:
+        self.pub = view["public"]
+        self.own = view.get("private") or {}
+        self.seat: int = view["seat"]
+        self.targets = {o["id"]: o.get("target") for o in offered}
+        self.boards = [Board(p) for p in self.pub["players"]]
+        self.me = self.boards[self.seat]
+        self.others = [b for b in self.boards if b.seat != self.seat]
+        self.counters: dict[str, int] = {c: n for c, n in (self.own.get("counters") or {}).items()}
+        self.pending = self.pub.get("pending") or {}
+        self.placed = {ref for b in self.boards for ref in b.fields} | {f["tile"] for f in self.pub.get("fallow", [])}
+
+    # --- worth of things ---
+
+    def held(self) -> int:
+        return sum(self.counters.values())
+
+    def counter_worth(self, n: int = 1) -> float:
+        return n * COUNTER * (2 if self.held() < SCARCE else 1)
+
+    def denial(self, ref: str) -> float:
+        return max((b.gain(ref) for b in self.others), default=0.0)
+
+    def tile_of(self, option_id: str) -> str | None:
+        kind, rest = option_id.split(":", 1)
+        if kind == "registry":
+            entry = self.pub["registry"][int(rest)]
+            return entry["tile"] if entry else None
+        if kind == "take":
+            owner, slot = rest.split(":")
+            return self.boards[int(owner)].store[int(slot)]["tile"]
+        return rest
+
+    def worth(self, o: str) -> float:
+        """What one choice at the turn level (or a second tile) is worth, in points."""
+        if o.startswith("take:"):
+            owner, slot = (int(x) for x in o[5:].split(":"))
+            ref = self.boards[owner].store[slot]["tile"]
+            if owner == self.seat:
+                return self.me.gain(ref) + 1.0  # free, and safe from being bought
+            bid = sum(self.boards[owner].store[slot]["bid"].values())
+            return (self.me.gain(ref) + self.boards[owner].gain(ref) - self.counter_worth(bid)
+                    - 2 * bid * COUNTER * 0.5)
+        if o.startswith("registry:"):
+            ref = self.tile_of(o)
+            if ref is None:
+                return -1.0
+            return 0.8 * self.me.gain(ref) + 0.3 * self.denial(ref) - self.counter_worth(1) - 0.2
+        if o.startswith("harvest:"):
+            ripe = self.ripe_in(o)
+            return self.counter_worth(ripe) - 0.3
+        if o.startswith("play:"):
+            return self.play_worth(o[5:])
+        return 0.0
+
+    def ripe_in(self, option_id: str) -> int:
+        target = self.targets.get(option_id) or ""
+        refs = target.split(":")[-1].split(",") if target.startswith("group:") else [option_id[8:]]
+        return sum(1 for r in refs if r in self.me.fields and not self.me.fields[r])
+
+    def worker(self, worker_id: str) -> Any:
+        return WORKERS.get(worker_id)
+
+    def power_worth(self, worker_id: str, ref: str | None) -> float:
+        w = self.worker(worker_id)
+        if w is None:
+            return 0.0
+        power, amount = getattr(w, "power", ""), getattr(w, "amount", 1)
+        near = [n for n in NEIGHBOURS[ref] if n in self.me.fields] if ref else []
+        if power == "reap":
+            units = min(amount, sum(1 for n in near if not self.me.fields[n])) if ref else min(amount, 2)
+        elif power == "renew":
+            units = min(amount, sum(1 for n in near if self.me.fields[n])) if ref else min(amount, 1)
+        elif power == "tally":
+            units = len({FIELDS[n].crop for n in near}) if ref else 2
+        elif power == "settle":
+            best = max((self.me.gain(f["tile"]) for f in self.pub.get("fallow", [])), default=0.0)
+            units = min(amount, len(self.pub.get("fallow", []))) * max(best, 0.0) / max(amount, 1)
+        else:
+            units = amount
+        per = POWER.get(power, 0.3)
+        worth = per * units if power in ("settle",) else per * units * (2 if self.held() < SCARCE else 1)
+        return worth
+
+    def spaces_for(self, value: int) -> list[tuple[str, str | None]]:
+        """(space, worker there) where a worker of this value may go on my board."""
+        out = []
+        for ref, near in NEIGHBOURS.items():
+            if ref in self.me.fields:
+                continue
+            if any(n in self.me.workers for n in near):
+                continue
+            if sum(n in self.me.fields for n in near) < value:
+                continue
+            there = self.me.workers.get(ref)
+            if there is not None and there.get("value", 0) >= value:
+                continue
+            out.append((ref, there["id"] if there else None))
+        return out
+
+    def space_worth(self, worker_id: str, ref: str) -> float:
+        w = self.worker(worker_id)
+        value = getattr(w, "value", 0)
+        there = self.me.workers.get(ref)
+        worth = value + self.power_worth(worker_id, ref) - (there.get("value", 0) if there else 0)
+        if ref not in self.placed:
+            worth -= 0.3  # its field tile may still come and push the worker off
+        return worth
+
+    def play_worth(self, worker_id: str) -> float:
+        w = self.worker(worker_id)
+        if w is None:
+            return 0.5
+        spaces = self.spaces_for(getattr(w, "value", 0))
+        if not spaces:
+            return -1.0
+        return max(self.space_worth(worker_id, ref) for ref, _ in spaces)
+
+    # --- choosing ---
+
+    def choose(self, onward: list[str], rng: Rng) -> str | None:
+        bid = self.own.get("bid")
+        if bid:
+            return self.bid(bid, onward)
+        do = self.pending.get("do") if self.pending.get("seat") == self.seat else None
+        if do is None:
+            return self.turn(onward)
+        if do == "more":
+            return self.more(onward)
+        if do == "start":
+            return f"start:{self.seat}"
+        if do == "gain":
+            return self.gain([o for o in onward if o.startswith("gain:")])
+        if do == "place":
+            return self.place(onward)
+        if do == "power":
+            return self.power(onward)
+        return self.event(do, onward, rng)
+
+    def turn(self, onward: list[str]) -> str:
+        scored = {o: self.worth(o) for o in onward if o not in ("end",) and not o.startswith("remove:")}
+        if not scored:
+            return "end"
+        best = max(scored, key=lambda o: (scored[o], o))
+        if scored[best] <= 0.05:
+            return "end"
+        if best.startswith("registry:"):  # no transfer after the registry: take what is worth it first
+            takes = [o for o in scored if o.startswith("take:") and scored[o] > 0.5]
+            if takes:
+                return max(takes, key=lambda o: scored[o])
+        return best
+
+    def more(self, onward: list[str]) -> str:
+        scored = {o: self.worth(o) for o in onward if o.startswith(("take:", "registry:"))}
+        best = max(scored, key=lambda o: (scored[o], o), default=None)
+        if best is None or scored[best] <= 0.3:
+            return "done" if "done" in onward else onward[0]
+        return best
+
+    def bid(self, bid: dict, onward: list[str]) -> str:
+        """One counter, two for a tile the others want as much; the plentiful crops first."""
+        placed = sum(bid["counters"].values())
+        ref = bid.get("tile")
+        wanted = self.denial(ref) if ref else 0.0
+        goal = 2 if wanted >= 2 and self.held() >= 5 else 1
+        adds = [o for o in onward if o.startswith("add:")]
+        if "confirm" in onward and (placed >= goal or not adds):
+            return "confirm"
+        if not adds:
+            return "confirm" if "confirm" in onward else onward[0]
+        have = bid["counters"]
+        return max(adds, key=lambda o: (self.counters.get(o[4:], 0) - have.get(o[4:], 0), o))
+
+    def gain(self, gains: list[str]) -> str | None:
+        """The crop I hold fewest of (bids must be matched counter for counter; majorities)."""
+        return min(gains, key=lambda o: (self.counters.get(o[5:], 0), o), default=None)
+
+    def place(self, onward: list[str]) -> str | None:
+        worker_id = self.pending.get("worker")
+        spaces = [o for o in onward if o.startswith("space:")]
+        if not spaces:
+            return "home" if "home" in onward else None
+        return max(spaces, key=lambda o: (self.space_worth(worker_id, o[6:]), o))
+
+    def power(self, onward: list[str]) -> str | None:
+        """Each target by what it does to my board or screen; unknown kinds by their target."""
+        def value(o: str) -> float:
+            if o == "done":
+                return 0.05
+            kind, _, rest = o.partition(":")
+            target = self.targets.get(o) or ""
+            if kind in ("gain", "tally"):
+                return self.counter_worth(1) + 0.01 * (5 - self.counters.get(rest, 0))
+            if kind == "reap":
+                return self.counter_worth(1) if self.me.fields.get(rest) is False else 0.0
+            if kind == "renew":
+                return 0.3 if self.me.fields.get(rest) else 0.0
+            if kind in ("settle", "resettle"):
+                return self.me.gain(rest)
+            if target.startswith(("supply:",)):
+                return self.counter_worth(1)
+            if target.startswith("fallow:"):
+                return self.me.gain(target.split(":")[-1])
+            if target.startswith("seat:"):
+                return 0.2 if int(target.split(":")[1]) != self.seat else 0.1
+            return 0.1
+        return max(onward, key=lambda o: (value(o), o))
+
+    def event(self, do: str, onward: list[str], rng: Rng) -> str | None:
+        if do == "hail":  # turn down the field that loses least: one in my smallest groups
+            hail = [o for o in onward if o.startswith("hail:")]
+            if hail:
+                return hail[0]
+        if do == "bloom":
+            blooms = [o for o in onward if o.startswith("bloom:")]
+            return blooms[0] if blooms else "done"
+        if do == "resettle":
+            settles = {o: self.me.gain(o.split(":", 1)[1]) for o in onward if o.startswith("resettle:")}
+            best = max(settles, key=lambda o: settles[o], default=None)
+            return best if best is not None and settles[best] > 0 else "done"
+        return None
