@@ -332,7 +332,12 @@ class Harvester:
             return "end"
         best = max(scored, key=lambda o: (scored[o], o))
         if scored[best] <= 0.05:
-            return "end"
+            if self.pub.get("actions_used"):
+                return "end"
+            # Nothing gains, but a turn of nothing stalls the game (only the registry draws
+            # the events that end it): move a tile on, or harvest for the next bid.
+            onward_moves = [o for o in scored if o.startswith(("registry:", "take:", "harvest:"))]
+            return max(onward_moves, key=lambda o: (scored[o], o)) if onward_moves else "end"
         if best.startswith("registry:"):  # no transfer after the registry: take what is worth it first
             takes = [o for o in scored if o.startswith("take:") and scored[o] > 0.5]
             if takes:
