@@ -64,7 +64,7 @@ def test_the_strong_bot_chooses_alike_in_twin_games(title_id):
     for case in cases:
         twins = case(4)
         a, b, order = twins.a, twins.b, random.Random(4)
-        for _ in range(min(twins.steps, 150)):
+        for _ in range(min(twins.steps, 80)):
             if not twins.hidden(a, b) or title.result(a) is not None:
                 break
             seat = order.choice(sorted(title.to_act(a)))
@@ -83,7 +83,7 @@ def test_the_strong_bot_chooses_alike_in_twin_games(title_id):
     assert compared > 10
 
 
-@pytest.mark.parametrize("title_id", [t for t in STRONG if t in ("keythedral", "key-harvest")])
+@pytest.mark.parametrize("title_id", [t for t in STRONG if t in ("tiny-towns", "keythedral", "key-harvest")])
 def test_the_strong_bot_beats_random_in_most_two_player_games(title_id):
     won = 0
     for seed in range(GAMES):
