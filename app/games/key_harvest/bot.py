@@ -130,7 +130,6 @@ def step_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
 
 COUNTER = 0.4  # what one counter behind the screen is worth, in points
 SCARCE = 3  # with fewer counters than this, each is worth twice as much (a bid needs one)
-POWER = {"gain": 0.4, "reap": 0.4, "renew": 0.2, "tally": 0.4, "settle": 1.0}  # per unit of amount
 
 
 def score_of(sizes: list[int]) -> int:
@@ -251,25 +250,50 @@ class Harvester:
         return WORKERS.get(worker_id)
 
     def power_worth(self, worker_id: str, ref: str | None) -> float:
+        """The worker's power, effect by effect, from its data: a list of effects (kind,
+        amount, per, sources), or a single power with an amount."""
         w = self.worker(worker_id)
         if w is None:
             return 0.0
-        power, amount = getattr(w, "power", ""), getattr(w, "amount", 1)
-        near = [n for n in NEIGHBOURS[ref] if n in self.me.fields] if ref else []
-        if power == "reap":
-            units = min(amount, sum(1 for n in near if not self.me.fields[n])) if ref else min(amount, 2)
-        elif power == "renew":
-            units = min(amount, sum(1 for n in near if self.me.fields[n])) if ref else min(amount, 1)
-        elif power == "tally":
-            units = len({FIELDS[n].crop for n in near}) if ref else 2
-        elif power == "settle":
-            best = max((self.me.gain(f["tile"]) for f in self.pub.get("fallow", [])), default=0.0)
-            units = min(amount, len(self.pub.get("fallow", []))) * max(best, 0.0) / max(amount, 1)
+        effects = getattr(w, "effects", None)
+        if effects is None:
+            effects = [(getattr(w, "power", ""), getattr(w, "amount", 1), 1)]
         else:
-            units = amount
-        per = POWER.get(power, 0.3)
-        worth = per * units if power in ("settle",) else per * units * (2 if self.held() < SCARCE else 1)
-        return worth
+            effects = [(getattr(e, "kind", ""), getattr(e, "amount", 1), getattr(e, "per", 1)) for e in effects]
+        total = sum(self.effect_worth(kind, amount, per, ref) for kind, amount, per in effects)
+        if getattr(w, "mark", "") != "scroll":
+            total = max(total, 0.0)  # a bell's power is optional: it is left unused when it hurts
+        return total
+
+    def effect_worth(self, kind: str, amount: int, per: int, ref: str | None) -> float:
+        near = [n for n in NEIGHBOURS[ref] if n in self.me.fields] if ref else []
+        ripe = sum(1 for n in near if not self.me.fields[n]) if ref else 1
+        dry = sum(1 for n in near if self.me.fields[n]) if ref else 1
+        counter = self.counter_worth(1)
+        fallow = [f["tile"] for f in self.pub.get("fallow", [])]
+        registry = [e["tile"] for e in self.pub.get("registry", []) if e]
+        best_tile = max((self.me.gain(t) for t in fallow + registry), default=0.0)
+        if kind == "gain":
+            return amount * counter
+        if kind == "reap":
+            return min(amount, ripe) * per * counter
+        if kind == "renew":
+            return min(amount, dry) * 0.25
+        if kind == "tally":
+            return amount * len({FIELDS[n].crop for n in near}) * counter if ref else 2 * counter
+        if kind in ("settle", "cart"):
+            return min(amount, 2) * max(best_tile, 0.0) * (1.0 if kind == "settle" else 0.7)
+        if kind == "swap":
+            mine = sum(self.me.gain(e["tile"]) for e in self.me.store)
+            theirs = max((sum(self.me.gain(e["tile"]) for e in b.store) for b in self.others), default=0.0)
+            return theirs - mine
+        if kind == "plough":
+            return 0.25 * dry - counter * ripe
+        if kind == "scorch":
+            return -counter * ripe
+        if kind == "clear":
+            return -min(amount, len(near)) * 1.5
+        return 0.2 * amount
 
     def spaces_for(self, value: int) -> list[tuple[str, str | None]]:
         """(space, worker there) where a worker of this value may go on my board."""
@@ -377,7 +401,8 @@ class Harvester:
         return max(spaces, key=lambda o: (self.space_worth(worker_id, o[6:]), o))
 
     def power(self, onward: list[str]) -> str | None:
-        """Each target by what it does to my board or screen; unknown kinds by their target."""
+        """Each target by what it does to my board, store or screen; unknown kinds by their
+        target."""
         def value(o: str) -> float:
             if o == "done":
                 return 0.05
@@ -390,15 +415,27 @@ class Harvester:
             if kind == "renew":
                 return 0.3 if self.me.fields.get(rest) else 0.0
             if kind in ("settle", "resettle"):
-                return self.me.gain(rest)
-            if target.startswith(("supply:",)):
+                return self.me.gain(rest) + 0.3 * self.denial(rest)
+            if kind == "cart":
+                return 0.8 * self.me.gain(rest) + 0.3 * self.denial(rest)
+            if kind == "clear":  # the field whose loss costs least
+                return -self.loss(rest)
+            if kind == "drop":  # the store tile worth least
+                return -self.me.gain(rest)
+            if kind == "swap" and rest.isdigit() and int(rest) < len(self.boards):
+                theirs = sum(self.me.gain(e["tile"]) for e in self.boards[int(rest)].store)
+                return theirs - sum(self.me.gain(e["tile"]) for e in self.me.store)
+            if target.startswith("supply:"):
                 return self.counter_worth(1)
             if target.startswith("fallow:"):
                 return self.me.gain(target.split(":")[-1])
-            if target.startswith("seat:"):
-                return 0.2 if int(target.split(":")[1]) != self.seat else 0.1
             return 0.1
         return max(onward, key=lambda o: (value(o), o))
+
+    def loss(self, ref: str) -> float:
+        if ref not in self.me.fields:
+            return 0.0
+        return float(self.me.score - score_of(group_sizes(set(self.me.fields) - {ref})))
 
     def event(self, do: str, onward: list[str], rng: Rng) -> str | None:
         if do == "hail":  # turn down the field that loses least: one in my smallest groups
