@@ -4,8 +4,11 @@ It plays through the listed options only, toward the goal: claim the tiles in it
 store (free: the bid is already paid), buy an opponent's tile that joins its groups when
 it can match the bid, put registry tiles that touch its fields into its store with a bid
 of one or two counters of its most plentiful crop, harvest its biggest ripe group, and
-play the strongest worker it can. It takes counters of the crop it holds fewest of (crop
-majorities), and never "cancel"s unless nothing else is offered.
+play the worker whose power (plus a share of its end points) it prices highest, on the
+space where its power does most (``power_worth``; a strong one before the registry). It
+takes counters of the crop it holds fewest of (crop majorities), takes the tile that joins
+its groups most, clears and drops what joins least, swaps stores only for a better one,
+and never "cancel"s unless nothing else is offered.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from typing import Any
 
 from app.games.rng import Rng
 
-from .content import CROPS, FIELDS, NEIGHBOURS, WORKERS
-from .rules import Game, Player, groups, options
+from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS
+from .rules import Game, Player, groups, options, settle_sources, worker_spaces
 
 Seat = int
 
@@ -50,13 +53,18 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
 
 
 def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
-    """Own store first, then a good purchase, then the registry, a ripe group, a worker."""
+    """Own store first, then a good purchase, a strong worker, the registry, a ripe group,
+    a worker worth playing."""
     own = [o for o in onward if o.startswith(f"take:{p.seat}:")]
     if own:
         return own[0]
     buys = [o for o in onward if o.startswith("take:") and touching(p, tile_of(g, o)) >= 2]
     if buys and sum(p.counters.values()) >= 6:
         return max(buys, key=lambda o: touching(p, tile_of(g, o)))
+    plays = [o for o in onward if o.startswith("play:")]
+    best_play, worth = best_worker(g, p, plays)
+    if best_play and worth >= STRONG:
+        return best_play
     registry = [o for o in onward if o.startswith("registry:")]
     if registry:
         return max(registry, key=lambda o: (touching(p, tile_of(g, o)), -int(o.split(":")[1])))
@@ -64,9 +72,8 @@ def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
     ripe = {o: sum(not p.fields[r] for r in group_of(p, o)) for o in harvests}
     if harvests and (max(ripe.values()) >= 2 or sum(p.counters.values()) < 3):
         return max(harvests, key=lambda o: ripe[o])
-    plays = [o for o in onward if o.startswith("play:")]
-    if plays and rng.randrange(3):
-        return max(plays, key=lambda o: WORKERS[o.removeprefix("play:")].value)
+    if best_play and worth >= WORTH_A_PLAY and rng.randrange(3):
+        return best_play
     if harvests:
         return max(harvests, key=lambda o: ripe[o])
     return "end"
@@ -98,7 +105,12 @@ def step_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
         return min(gains, key=lambda o: (p.counters[o[5:]], CROPS.index(o[5:])))
     spaces = [o for o in onward if o.startswith("space:")]
     if spaces:
-        return max(spaces, key=lambda o: (touching(p, o.removeprefix("space:")), o))
+        worker = g.queue[0]["worker"]
+        return max(spaces, key=lambda o: (power_worth(g, p, worker, o.removeprefix("space:")),
+                                          touching(p, o.removeprefix("space:")), o))
+    power = power_choice(g, p, onward)
+    if power:
+        return power
     second = [o for o in onward if o.startswith(f"take:{p.seat}:") or
               (o.startswith("registry:") and touching(p, tile_of(g, o)))]
     if second:
@@ -450,3 +462,89 @@ class Harvester:
             best = max(settles, key=lambda o: settles[o], default=None)
             return best if best is not None and settles[best] > 0 else "done"
         return None
+
+
+# --- Worker powers: pricing a play, and answering a power's steps ---
+
+STRONG = 4.0  # a play priced this high comes before the registry
+WORTH_A_PLAY = 1.0
+POINTS_SHARE = 0.5  # a worker's end points, priced in counters (it may not stay to the end)
+
+
+def power_worth(g: Game, p: Player, worker_id: str, space: str) -> float:
+    """What the worker's power would bring on that space, in counter-equivalents (a
+    counter 1, a tile on the board 2 plus 0.5 for each field it joins, a ripe field 0.5,
+    a store tile 1.5), from public things and the bot's own board."""
+    near = [n for n in NEIGHBOURS[space] if n in p.fields]
+    ripe = sum(not p.fields[n] for n in near)
+    bare = len(near) - ripe
+    worth = 0.0
+    for e in WORKERS[worker_id].effects:
+        if e.kind == "gain":
+            worth += min(e.amount, sum(g.supply.values()))
+        elif e.kind == "reap":
+            worth += min(e.amount, ripe) * (e.per - 0.5)
+        elif e.kind == "renew":
+            worth += 0.5 * min(e.amount, bare)
+        elif e.kind == "tally":
+            worth += e.amount * len({FIELDS[n].crop for n in near})
+        elif e.kind == "plough":
+            worth += 0.5 * (bare - ripe)
+        elif e.kind == "scorch":
+            worth -= 0.5 * ripe
+        elif e.kind == "clear":
+            worth -= 2.0 * min(e.amount, len(near))
+        elif e.kind == "settle":
+            tiles = sorted((2 + 0.5 * touching(p, t) + bid_of(g, target) for t, target in settle_sources(g, p, e.sources)
+                            if t != space), reverse=True)
+            worth += sum(tiles[:e.amount])
+        elif e.kind == "cart":
+            worth += 1.5 if any(g.registry) and len(p.store) < STORE_SIZE else 0.0
+        elif e.kind == "swap":
+            worth += max((1.5 * (len(q.store) - len(p.store)) for q in g.players if q is not p), default=0.0)
+    return worth
+
+
+def bid_of(g: Game, target: str) -> float:
+    """The counters a store tile's bid brings (a tile taken from another player's store)."""
+    if not target.startswith("store:"):
+        return 0.0
+    owner, slot = map(int, target.split(":")[1:])
+    return float(sum(g.players[owner].store[slot]["bid"].values()))
+
+
+def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float]:
+    """The play priced highest (its power at its best space, plus a share of its points)."""
+    best, worth = None, float("-inf")
+    for o in plays:
+        w = o.removeprefix("play:")
+        spaces = worker_spaces(p, w)
+        if not spaces:
+            continue
+        here = max(power_worth(g, p, w, s) for s in spaces) + POINTS_SHARE * WORKERS[w].value
+        if here > worth:
+            best, worth = o, here
+    return best, worth
+
+
+def power_choice(g: Game, p: Player, onward: list[str]) -> str | None:
+    """A worker power's step: the best target of its kind, or stop (a bell) when none helps."""
+    def of(kind: str) -> list[str]:
+        return [o for o in onward if o.startswith(kind + ":")]
+
+    if of("settle"):
+        return max(of("settle"), key=lambda o: (touching(p, o[7:]), o))
+    if of("cart"):
+        return max(of("cart"), key=lambda o: (touching(p, o[5:]), o))
+    if of("drop"):
+        return min(of("drop"), key=lambda o: (touching(p, o[5:]), o))
+    if of("clear"):  # a harvested field that joins least
+        return min(of("clear"), key=lambda o: (not p.fields[o[6:]], touching(p, o[6:]), o))
+    if of("swap"):
+        best = max(of("swap"), key=lambda o: (len(g.players[int(o[5:])].store), o))
+        mine = len(p.store)
+        if "done" in onward and len(g.players[int(best[5:])].store) <= mine:
+            return "done"
+        return best
+    return None
+

@@ -144,14 +144,37 @@ START_PAIRS: tuple[StartPair, ...] = (
 
 # --- Workers: farmhands and townsfolk ---
 
-# Effect kinds (each a rule in rules.py under "Worker powers"):
-#   gain   take ``amount`` counters of your choice from the supply
-#   reap   harvest up to ``amount`` unharvested fields next to the worker (one counter each)
-#   renew  turn up to ``amount`` harvested fields next to the worker back to the crop side
-#   tally  take one counter of each different crop growing next to the worker
-#   settle take up to ``amount`` tiles from the fallow fields onto your country board
-POWERS = ("gain", "reap", "renew", "tally", "settle")
+# A worker's power is a short list of effects, done in order (each a rule in rules.py
+# under "Worker powers"). "Next to the worker" means the field tiles touching its space.
+#   gain    take ``amount`` counters of your choice from the supply
+#   reap    harvest up to ``amount`` unharvested fields next to the worker, ``per`` counters
+#           of its crop each (any crop when that one has run out)
+#   renew   turn up to ``amount`` harvested fields next to the worker back to the crop side
+#   tally   take ``amount`` counters of each different crop growing next to the worker
+#   settle  take up to ``amount`` field tiles onto your country board, from ``sources``:
+#           "fallow" (the fallow fields), "registry" (refilled at once, as after a bid) or
+#           "store" (another player's store: that tile's bid comes behind your screen)
+#   cart    carry up to ``amount`` tiles from the registry into your store, each with a bid
+#           of one counter of its crop from the supply (refilled at once); with a full store,
+#           one of your store's tiles goes to the fallow fields first (its bid to the supply)
+#   swap    swap your whole store (tiles and bids) with another player's store
+#   plough  every field next to the worker turns over: harvested up, unharvested down
+#   scorch  every field next to the worker turns to its harvested side (no counters)
+#   clear   ``amount`` fields next to the worker (your choice) go to the fallow fields
+# Effects whose amount is 6 or more reach every field next to the worker.
+EFFECT_KINDS = ("gain", "reap", "renew", "tally", "settle", "cart", "swap", "plough", "scorch", "clear")
+AUTOMATIC = ("tally", "plough", "scorch")  # done at once: nothing to choose
+SOURCES = ("fallow", "registry", "store")
 BELL, SCROLL = "bell", "scroll"  # bell: the power is optional; scroll: it is compulsory
+EVERY = 6  # an amount that reaches every neighbour
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: str  # one of EFFECT_KINDS
+    amount: int = 1
+    per: int = 1  # reap: counters per field harvested
+    sources: tuple[str, ...] = ()  # settle: where the tiles may come from
 
 
 @dataclass(frozen=True)
@@ -160,8 +183,7 @@ class Worker:
     name: str
     value: int  # points at the end; fields it must touch
     mark: str  # BELL or SCROLL
-    power: str  # one of POWERS
-    amount: int = 1
+    effects: tuple[Effect, ...]
     colour: Crop | None = None  # a farmhand's owner colour; None for townsfolk
     source: str = AUTHORED
 
@@ -169,27 +191,44 @@ class Worker:
     def is_townsfolk(self) -> bool:
         return self.colour is None
 
+    @property
+    def power(self) -> str:
+        """The kind of its first effect (for readers of the one-effect tables)."""
+        return self.effects[0].kind
 
-# The six farmhands every player has, in their own colour (ids "<colour>-<key>").
-FARMHAND_SET: tuple[tuple[str, str, int, str, str, int], ...] = (
-    ("gleaner", "Gleaner", 1, BELL, "gain", 1),
-    ("ploughboy", "Ploughboy", 1, SCROLL, "renew", 1),
-    ("reaper", "Reaper", 2, BELL, "reap", 2),
-    ("carter", "Carter", 2, SCROLL, "tally", 1),
-    ("steward", "Steward", 3, BELL, "settle", 1),
-    ("drover", "Drover", 3, SCROLL, "renew", 2),
+    @property
+    def amount(self) -> int:
+        return self.effects[0].amount
+
+
+def _e(kind: str, amount: int = 1, per: int = 1, sources: str = "") -> Effect:
+    return Effect(kind, amount, per, tuple(sources.split()))
+
+
+# The six farmhands every player has, in their own colour (ids "<colour>-<key>"). Values,
+# marks and powers are authored (docs/titles/key-harvest.md: "Workers, re-authored"): a
+# dearer worker does more; a scroll's compulsory power carries a cost that sometimes
+# outweighs it; the Carter, Steward, Surveyor, Reeve and Lord reach the registry, the
+# stores or another player.
+FARMHAND_SET: tuple[tuple[str, str, int, str, tuple[Effect, ...]], ...] = (
+    ("gleaner", "Gleaner", 1, BELL, (_e("gain", 1),)),
+    ("ploughboy", "Ploughboy", 1, SCROLL, (_e("plough"),)),
+    ("reaper", "Reaper", 2, BELL, (_e("gain", 1), _e("reap", 2))),
+    ("carter", "Carter", 2, SCROLL, (_e("cart", 1),)),
+    ("steward", "Steward", 3, BELL, (_e("settle", 1, sources="fallow registry"),)),
+    ("drover", "Drover", 3, SCROLL, (_e("reap", EVERY, per=2), _e("clear", 1))),
 )
 FARMHANDS: dict[str, Worker] = {
-    f"{colour}-{key}": Worker(f"{colour}-{key}", name, value, mark, power, amount, colour)
-    for colour in PLAYER_COLOURS for key, name, value, mark, power, amount in FARMHAND_SET
+    f"{colour}-{key}": Worker(f"{colour}-{key}", name, value, mark, effects, colour)
+    for colour in PLAYER_COLOURS for key, name, value, mark, effects in FARMHAND_SET
 }
 TOWNSFOLK: dict[str, Worker] = {w.id: w for w in [
-    Worker("miller", "Miller", 4, BELL, "gain", 2),
-    Worker("reeve", "Reeve", 4, SCROLL, "renew", 3),
-    Worker("surveyor", "Surveyor", 4, BELL, "settle", 2),
-    Worker("brewer", "Brewer", 5, SCROLL, "tally", 1),
-    Worker("lord", "Lord of the Manor", 5, BELL, "reap", 6),
-    Worker("priest", "Priest", 5, BELL, "gain", 3),
+    Worker("miller", "Miller", 4, BELL, (_e("gain", 3),)),
+    Worker("reeve", "Reeve", 4, SCROLL, (_e("gain", 1), _e("swap"))),
+    Worker("surveyor", "Surveyor", 4, BELL, (_e("settle", 1, sources="fallow registry store"), _e("gain", 1))),
+    Worker("brewer", "Brewer", 5, SCROLL, (_e("tally", 1), _e("gain", 2), _e("scorch"))),
+    Worker("lord", "Lord of the Manor", 5, BELL, (_e("gain", 1), _e("settle", 2, sources="fallow registry store"))),
+    Worker("priest", "Priest", 5, BELL, (_e("gain", 3), _e("renew", EVERY))),
 ]}
 WORKERS: dict[str, Worker] = {**FARMHANDS, **TOWNSFOLK}
 
@@ -252,18 +291,44 @@ def is_event(tile: str) -> bool:
     return tile in EVENTS
 
 
+def _fields(n: int, what: str) -> str:
+    if n >= EVERY:
+        return f"every {what} field next to this worker"
+    return f"up to {n} {what} field{'s' if n > 1 else ''} next to this worker"
+
+
+SOURCE_WORDS = {"fallow": "the fallow fields", "registry": "the registry", "store": "another player's store"}
+
+
+def describe_effect(effect: Effect) -> str:
+    """One effect in words, from its data (what the tile would say)."""
+    n = effect.amount
+    if effect.kind == "settle":
+        where = [SOURCE_WORDS[s] for s in effect.sources]
+        froms = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " or " + where[-1]
+        text = f"take {n} field tile{'s' if n > 1 else ''} from {froms} onto your country board"
+        return text + (" (a store tile's bid comes behind your screen)" if "store" in effect.sources else "")
+    return {
+        "gain": f"take {n} crop counter{'s' if n > 1 else ''} of your choice from the supply",
+        "reap": f"harvest {_fields(n, 'unharvested')}" + (f", {effect.per} counters of its crop each" if effect.per > 1
+                                                          else ""),
+        "renew": f"turn {_fields(n, 'harvested')} back to the crop side",
+        "tally": (f"take {n} counter{'s' if n > 1 else ''} of each different crop growing next to this worker"),
+        "cart": ("carry a tile from the registry into your store, with a bid of one counter of its crop from "
+                 "the supply (if your store is full, one of its tiles goes to the fallow fields first, its bid "
+                 "to the supply)"),
+        "swap": "swap your store (tiles and bids) with another player's store of your choice",
+        "plough": "turn every field next to this worker over: harvested ones back up, unharvested ones down",
+        "scorch": "every field next to this worker turns to its harvested side, without counters",
+        "clear": f"send {n} field tile{'s' if n > 1 else ''} next to this worker to the fallow fields",
+    }[effect.kind]
+
+
 def describe_worker(worker: Worker) -> str:
     """The power in words, from its data (what the tile would say)."""
-    n = worker.amount
-    text = {
-        "gain": f"Take {n} crop counter{'s' if n > 1 else ''} of your choice from the supply.",
-        "reap": f"Harvest up to {n} unharvested field{'s' if n > 1 else ''} next to this worker."
-                if n < 6 else "Harvest every unharvested field next to this worker.",
-        "renew": f"Turn up to {n} harvested field{'s' if n > 1 else ''} next to this worker back to the crop side.",
-        "tally": "Take one counter of each different crop growing next to this worker.",
-        "settle": f"Take up to {n} tile{'s' if n > 1 else ''} from the fallow fields onto your country board.",
-    }[worker.power]
-    return text + (" (optional)" if worker.mark == BELL else " (compulsory)")
+    parts = [describe_effect(e) for e in worker.effects]
+    text = "; then ".join(parts)
+    return text[0].upper() + text[1:] + "." + (" (optional)" if worker.mark == BELL else " (compulsory)")
 
 
 def describe_event(event: Event) -> str:
@@ -328,7 +393,11 @@ def _check() -> None:
         own = [w for w in FARMHANDS.values() if w.colour == colour]
         assert len(own) == 6 and all(1 <= w.value <= 3 for w in own), "6 farmhands per colour, values 1-3"
     assert len(TOWNSFOLK) == 6 and all(w.value in (4, 5) for w in TOWNSFOLK.values()), "6 townsfolk, 4 or 5"
-    assert all(w.mark in (BELL, SCROLL) and w.power in POWERS and w.amount >= 1 for w in WORKERS.values())
+    for w in WORKERS.values():
+        assert w.mark in (BELL, SCROLL) and w.effects, f"{w.id}: a mark and at least one effect"
+        for e in w.effects:
+            assert e.kind in EFFECT_KINDS and e.amount >= 1 and e.per >= 1, f"{w.id}: {e}"
+            assert (e.kind == "settle") == bool(e.sources) and set(e.sources) <= set(SOURCES), f"{w.id}: {e}"
     assert len(EVENTS) == 14 and all(e.kind in EVENT_KINDS for e in EVENTS.values()), "14 event tiles"
     assert all((e.kind in ("blight", "rain")) <= (e.crop is not None) for e in EVENTS.values())
     assert not set(EVENTS) & set(FIELDS), "events and field tiles share the bag: ids must differ"

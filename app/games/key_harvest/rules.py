@@ -43,9 +43,9 @@ from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_c
 from app.games.plainstate import clone_game, dump_game, load_game
 from app.games.rng import Rng
 
-from .content import (BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
+from .content import (AUTOMATIC, BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
                       EVENTS_REMOVED, FARMHANDS, FIELDS, NEIGHBOURS, PLAYER_COLOURS, REGISTRY_SPACES,
-                      START_DRAWS, START_PAIRS, STORE_SIZE, TOWNSFOLK, WORKERS, Crop, Ref,
+                      START_DRAWS, START_PAIRS, STORE_SIZE, TOWNSFOLK, WORKERS, Crop, Effect, Ref,
                       describe_event, is_event)
 
 Seat = int
@@ -534,68 +534,205 @@ def choose_remove(g: Game, p: Player, option_id: str) -> None:
 
 
 # --- Worker powers ---
+#
+# A worker's power is its list of effects (content.py), each one step of the queue, done in
+# order: ``{"do": "power", "seat", "worker", "space", "effect": index, "left": amount,
+# "optional": bell}``. A step whose effect has nothing to reach is skipped; what it can
+# reach is public (boards, supply, registry, stores, fallow fields), so a skip never shows
+# a screen. An automatic effect (tally, plough, scorch) is done when its step comes up.
+# A bell's steps may each be stopped; a scroll's must be done in full.
+
+def effect_of(job: Job) -> Effect:
+    return WORKERS[job["worker"]].effects[job["effect"]]
+
 
 def start_power(g: Game, p: Player, worker_id: str, ref: Ref) -> None:
-    """Queue the worker's power as the next step (a tally is counted out at once)."""
+    """Queue the worker's effects, in order, as the next steps."""
     w = WORKERS[worker_id]
-    if w.power == "tally":
-        crops = sorted({FIELDS[f].crop for f in fields_next_to(p, ref)}, key=CROPS.index)
-        got = [c for c in crops if take_counter(g, p, c, "tally")]
-        g.log.append(f"{w.name}: {seat_ref(p.seat)} takes {counters_text(Counter(got))}.")
-        return
-    queue_next(g, {"do": "power", "seat": p.seat, "worker": worker_id, "space": ref,
-                   "left": w.amount, "optional": w.mark == BELL}, first=True)
+    g.queue[0:0] = [{"do": "power", "seat": p.seat, "worker": worker_id, "space": ref, "effect": i,
+                     "left": e.amount, "optional": w.mark == BELL} for i, e in enumerate(w.effects)]
 
 
-def power_targets(g: Game, p: Player, job: Job) -> list[str]:
-    """What the power can still reach: crops in the supply (gain), unharvested (reap) or
-    harvested (renew) fields next to the worker, fallow tiles with a free space (settle)."""
-    power = WORKERS[job["worker"]].power
+def power_is_settled(g: Game, job: Job) -> bool:
+    """An automatic effect is done now; a chosen one is over when used up or out of reach."""
+    p = g.players[job["seat"]]
+    if effect_of(job).kind in AUTOMATIC:
+        automatic_effect(g, p, job)
+        return True
+    return job["left"] <= 0 or not power_targets(g, p, job)
+
+
+def automatic_effect(g: Game, p: Player, job: Job) -> None:
+    effect, name = effect_of(job), WORKERS[job["worker"]].name
     near = fields_next_to(p, job["space"])
-    if power == "gain":
-        return available_crops(g)
-    if power == "reap":
-        return sorted(r for r in near if not p.fields[r])
-    if power == "renew":
-        return sorted(r for r in near if p.fields[r])
-    return settle_targets(p, g.fallow)
+    if effect.kind == "tally":
+        crops = sorted({FIELDS[f].crop for f in near}, key=CROPS.index)
+        got = [c for c in crops for _ in range(effect.amount) if take_counter(g, p, c, "tally")]
+        g.log.append(f"{name}: {seat_ref(p.seat)} takes {counters_text(Counter(got))}.")
+    elif effect.kind == "plough":
+        for ref in near:
+            p.fields[ref] = not p.fields[ref]
+        up = [r for r in near if not p.fields[r]]
+        down = [r for r in near if p.fields[r]]
+        g.log.append(f"{name}: {seat_ref(p.seat)}'s fields next to {job['space']} turn over"
+                     + (f"; {', '.join(up)} back up" if up else "") + (f"; {', '.join(down)} down" if down else "") + ".")
+    else:  # scorch
+        turned = [r for r in near if not p.fields[r]]
+        for ref in turned:
+            p.fields[ref] = True
+        g.log.append(f"{name}: {', '.join(turned)} turn{'s' if len(turned) == 1 else ''} to the harvested side."
+                     if turned else f"{name}: every field next to {job['space']} is already harvested.")
 
 
-POWER_VERBS = {"gain": "Take {} from the supply", "reap": "Harvest {}", "renew": "Turn {} back up",
-               "settle": "Take {} from the fallow fields"}
+def settle_sources(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[Ref, str]]:
+    """Field tiles the seat could take onto its board, with their option target: fallow
+    tiles, registry tiles, other players' store tiles; never one whose space holds one of
+    the seat's workers."""
+    out: list[tuple[Ref, str]] = []
+    if "fallow" in sources:
+        out += [(t, f"fallow:{t}") for t in g.fallow]
+    if "registry" in sources:
+        out += [(t, f"registry:{i}") for i, t in enumerate(g.registry) if t]
+    if "store" in sources:
+        out += [(e["tile"], f"store:{q.seat}:{i}") for q in g.players if q is not p for i, e in enumerate(q.store)]
+    return [(t, target) for t, target in out if t not in p.workers]
+
+
+def power_targets(g: Game, p: Player, job: Job) -> list[tuple[str, str | None, str]]:
+    """What the effect can still reach, as (option id, target, label), all public."""
+    effect, kind = effect_of(job), effect_of(job).kind
+    near = fields_next_to(p, job["space"])
+    if kind == "gain":
+        return [(f"gain:{c}", f"supply:{c}", f"take {crop_name(c)} from the supply") for c in available_crops(g)]
+    if kind == "reap":
+        return [(f"reap:{r}", f"space:{p.seat}:{r}", f"harvest {tile_text(r)}") for r in sorted(near) if not p.fields[r]]
+    if kind == "renew":
+        return [(f"renew:{r}", f"space:{p.seat}:{r}", f"turn {tile_text(r)} back up") for r in sorted(near) if p.fields[r]]
+    if kind == "clear":
+        return [(f"clear:{r}", f"space:{p.seat}:{r}", f"send {tile_text(r)} to the fallow fields") for r in sorted(near)]
+    if kind == "settle":
+        return [(f"settle:{t}", target, f"take {tile_text(t)} from {source_text(g, target)} onto your board")
+                for t, target in settle_sources(g, p, effect.sources)]
+    if kind == "cart":
+        if not any(g.registry) or not sum(g.supply.values()):
+            return []
+        if len(p.store) >= STORE_SIZE:
+            return [(f"drop:{e['tile']}", f"store:{p.seat}:{i}",
+                     f"first send {tile_text(e['tile'])} from your store to the fallow fields (its bid of "
+                     f"{counters_text(e['bid'])} to the supply)") for i, e in enumerate(p.store)]
+        return [(f"cart:{t}", f"registry:{i}", f"carry {tile_text(t)} into your store (bid: 1 {crop_name(cart_bid(g, t))} "
+                 "from the supply)") for i, t in enumerate(g.registry) if t]
+    if kind == "swap":
+        if not any(q.store for q in g.players):
+            return []
+        return [(f"swap:{q.seat}", None, f"swap stores with {seat_label(q.seat)} (you get {store_text(q)}; "
+                 f"they get {store_text(p)})") for q in g.players if q is not p]
+    raise ValueError(kind)
+
+
+def source_text(g: Game, target: str) -> str:
+    where, _, rest = target.partition(":")
+    if where == "store":
+        owner, slot = map(int, rest.split(":"))
+        return f"{seat_label(owner)}'s store, with its bid of {counters_text(g.players[owner].store[slot]['bid'])}"
+    return {"fallow": "the fallow fields", "registry": "the registry"}[where]
+
+
+def store_text(p: Player) -> str:
+    if not p.store:
+        return "an empty store"
+    return " and ".join(f"{tile_text(e['tile'])} with a bid of {counters_text(e['bid'])}" for e in p.store)
+
+
+def cart_bid(g: Game, ref: Ref) -> Crop:
+    """The Carter's bid: one counter of the tile's crop, or the first crop the supply has."""
+    crop = FIELDS[ref].crop
+    return crop if g.supply[crop] else available_crops(g)[0]
+
+
+DONE_WORDS = {"gain": "take no more counters", "reap": "harvest no more", "renew": "turn no more up",
+              "settle": "take no tile", "cart": "carry nothing", "swap": "keep your store", "clear": "clear nothing"}
 
 
 def power_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
-    power = WORKERS[job["worker"]].power
-    out = []
-    for t in power_targets(g, p, job):
-        text = crop_name(t) if power == "gain" else tile_text(t)
-        target = f"supply:{t}" if power == "gain" else f"fallow:{t}" if power == "settle" else f"space:{p.seat}:{t}"
-        out.append(Option(f"{power}:{t}", f"{WORKERS[job['worker']].name}: {POWER_VERBS[power].format(text)}",
-                          power, target))
+    name, kind = WORKERS[job["worker"]].name, effect_of(job).kind
+    out = [Option(oid, f"{name}: {label[0].upper()}{label[1:]}", oid.split(":", 1)[0], target)
+           for oid, target, label in power_targets(g, p, job)]
     if job["optional"]:
-        out.append(Option("done", f"{WORKERS[job['worker']].name}: stop here", "done"))
+        out.append(Option("done", f"{name}: {DONE_WORDS[kind]}", "done"))
     return out
 
 
 def choose_power(g: Game, p: Player, option_id: str) -> None:
     job = g.queue[0]
-    power, target = option_id.split(":", 1)
-    name = WORKERS[job["worker"]].name
-    if power == "gain":
+    kind, target = option_id.split(":", 1)
+    effect, name = effect_of(job), WORKERS[job["worker"]].name
+    if kind == "gain":
         hand_over(g, p, target)
         g.log.append(f"{name}: {seat_ref(p.seat)} takes {crop_name(target)} from the supply.")
-    elif power == "reap":
+    elif kind == "reap":
         harvest_fields(g, p, [target], "reap")
-    elif power == "renew":
+        for _ in range(effect.per - 1):
+            if take_counter(g, p, FIELDS[target].crop, "reap"):
+                g.log.append(f"{name}: {seat_ref(p.seat)} takes one more {crop_name(FIELDS[target].crop)}.")
+    elif kind == "renew":
         p.fields[target] = False
         g.log.append(f"{name}: {seat_ref(p.seat)} turns {tile_text(target)} back up.")
-    else:
-        settle_tile(g, p, target, name)
+    elif kind == "clear":
+        del p.fields[target]
+        g.fallow.append(target)
+        g.log.append(f"{name}: {seat_ref(p.seat)} sends {tile_text(target)} to the fallow fields.")
+    elif kind == "settle":
+        take_onto_board(g, p, target, name)
+    elif kind == "drop":
+        entry = next(e for e in p.store if e["tile"] == target)
+        p.store.remove(entry)
+        for c, n in entry["bid"].items():
+            g.supply[c] += n
+        g.fallow.append(target)
+        g.log.append(f"{name}: {seat_ref(p.seat)}'s store is full; {tile_text(target)} goes to the fallow fields "
+                     f"and its bid of {counters_text(entry['bid'])} to the supply.")
+        return  # the carrying itself is still to come
+    elif kind == "cart":
+        slot = g.registry.index(target)
+        crop = cart_bid(g, target)
+        g.supply[crop] -= 1
+        g.registry[slot] = None
+        p.store.append({"tile": target, "bid": {crop: 1}})
+        g.log.append(f"{name}: {seat_ref(p.seat)} carries {tile_text(target)} from the registry into their store, "
+                     f"with a bid of 1 {crop_name(crop)} from the supply.")
+        queue_next(g, {"do": "refill", "slot": slot, "seat": p.seat}, first=True)
+    else:  # swap
+        other = g.players[int(target)]
+        p.store, other.store = other.store, p.store
+        g.log.append(f"{name}: {seat_ref(p.seat)} and {seat_ref(other.seat)} swap stores, tiles and bids.")
     job["left"] -= 1
     if job["left"] <= 0:
         g.queue.remove(job)
+
+
+def take_onto_board(g: Game, p: Player, ref: Ref, why: str) -> None:
+    """A field tile onto the seat's board from the fallow fields, the registry (refilled at
+    once) or another player's store (its bid comes behind the seat's screen)."""
+    if ref in g.fallow:
+        settle_tile(g, p, ref, why)
+        return
+    if ref in g.registry:
+        slot = g.registry.index(ref)
+        g.registry[slot] = None
+        p.fields[ref] = False
+        g.log.append(f"{why}: {seat_ref(p.seat)} takes {tile_text(ref)} from the registry onto their board.")
+        queue_next(g, {"do": "refill", "slot": slot, "seat": p.seat}, first=True)
+        return
+    owner = next(q for q in g.players if any(e["tile"] == ref for e in q.store))
+    entry = next(e for e in owner.store if e["tile"] == ref)
+    owner.store.remove(entry)
+    for c, n in entry["bid"].items():
+        p.counters[c] += n
+    p.fields[ref] = False
+    g.log.append(f"{why}: {seat_ref(p.seat)} takes {tile_text(ref)} from {seat_ref(owner.seat)}'s store onto their "
+                 f"board, and its bid of {counters_text(entry['bid'])} behind their screen.")
 
 
 def settle_targets(p: Player, fallow: list[Ref]) -> list[Ref]:
@@ -614,7 +751,7 @@ def choose_done(g: Game, p: Player, option_id: str) -> None:
     if job["do"] == "more":
         return
     if job["do"] == "power":
-        g.log.append(f"{WORKERS[job['worker']].name}: {seat_ref(p.seat)} stops.")
+        g.log.append(f"{WORKERS[job['worker']].name}: {seat_ref(p.seat)} chooses to {DONE_WORDS[effect_of(job).kind]}.")
 
 
 # --- Action C: Transfer field tiles from stores to your country board ---
@@ -992,7 +1129,7 @@ def step_is_settled(g: Game, job: Job) -> bool:
     if kind == "gain":
         return gain_is_settled(g, job)
     if kind == "power":
-        return job["left"] <= 0 or not power_targets(g, g.players[job["seat"]], job)
+        return power_is_settled(g, job)
     if kind in ("resettle", "hail", "bloom"):
         return not event_targets(g, g.players[job["seat"]], kind)
     if kind == "more":
@@ -1048,7 +1185,8 @@ CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
     "start": choose_start, "end": choose_end, "harvest": choose_harvest, "gain": lambda g, p, o: (
         choose_power if g.queue[0]["do"] == "power" else choose_gain)(g, p, o),
     "play": choose_play, "space": choose_space, "home": choose_home, "remove": choose_remove,
-    "reap": choose_power, "renew": choose_power, "settle": choose_power, "done": choose_done,
+    "reap": choose_power, "renew": choose_power, "settle": choose_power, "cart": choose_power,
+    "drop": choose_power, "swap": choose_power, "clear": choose_power, "done": choose_done,
     "take": choose_take, "registry": choose_registry, "add": choose_add, "confirm": choose_confirm,
     "resettle": choose_event, "hail": choose_event, "bloom": choose_event, "cancel": choose_cancel,
 }

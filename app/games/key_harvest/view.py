@@ -13,7 +13,8 @@
     actions      {"harvest": "a) harvest crops", ...}: the turn option card
     pending      {"seat", "do"} | None: the step being chosen ("place", "power", "gain",
                  "more", "resettle", "hail", "bloom", "start"); for "place"/"power" also
-                 "worker" and (power) "space". A bid being made is private: while a seat
+                 "worker" and (power) "space" and "effect" (the kind of the worker's effect
+                 being chosen, content.EFFECT_KINDS). A bid being made is private: while a seat
                  composes one, this shows the step it came from (None or "more")
     players      [{seat, colour, board, store, home, fields, tiles, groups}]:
                    board  56 spaces [{ref, q, r, tile: {crop, harvested} | None,
@@ -53,8 +54,13 @@ Option targets (``Option.target``) name the board thing a choice is about:
     "counter:<crop>"        your own counters of a crop (adding to a bid)
     "seat:<seat>"           a player (naming the start player)
 Option kinds are the id's prefix ("harvest", "play", "space", "take", "registry", "add",
-"confirm", "gain", "reap", "renew", "settle", "resettle", "hail", "bloom", "done",
-"home", "remove", "start", "end", "cancel").
+"confirm", "gain", "reap", "renew", "settle", "cart", "drop", "swap", "clear",
+"resettle", "hail", "bloom", "done", "home", "remove", "start", "end", "cancel").
+Worker powers: "settle:<ref>" takes a tile onto your board (target "fallow:", "registry:"
+or "store:" names where it is); "cart:<ref>" carries a registry tile into your store
+("drop:<ref>" first empties a slot of a full store); "swap:<seat>" swaps stores with that
+seat (no target: a button); "clear:<ref>" sends a field next to the worker to the fallow
+fields.
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ from typing import Any
 from app.games.protocol import seat_view
 
 from .content import (CHECK_SPACE, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS, FIELDS, SPACES, WORKERS,
-                      describe_event, describe_worker, is_event)
+                      EVERY, describe_effect, describe_event, describe_worker, is_event)
 from .rules import ACTION_NAMES, OVER, PLAY, START, Game, Player, groups, result, to_act, workers_at_home
 
 Seat = int
@@ -120,6 +126,7 @@ def pending_public(g: Game) -> dict[str, Any] | None:
         out["worker"] = job["worker"]
     if job["do"] == "power":
         out["space"] = job["space"]
+        out["effect"] = WORKERS[job["worker"]].effects[job["effect"]].kind
     return out
 
 
@@ -192,6 +199,11 @@ def prompt(g: Game, p: Player, bid: dict[str, Any] | None) -> str | None:
     if step["do"] == "place":
         return f"Put the {WORKERS[step['worker']].name} on a space of your board that glows blue."
     if step["do"] == "power":
-        worker = WORKERS[step["worker"]]
-        return f"{worker.name}: {describe_worker(worker)}"
+        job = g.queue[0]
+        worker = WORKERS[job["worker"]]
+        effect = worker.effects[job["effect"]]
+        words = describe_effect(effect)
+        how = "optional (bell): choose, or stop" if job["optional"] else "compulsory (scroll): choose"
+        more = f" ({job['left']} to go)" if 1 < effect.amount < EVERY else ""
+        return f"{worker.name}: {words[0].upper()}{words[1:]}{more} — {how}."
     return STEP_PROMPTS.get(step["do"], "Your choice.")

@@ -127,8 +127,8 @@ def test_a_bell_power_is_optional_and_a_scroll_power_compulsory():
     g = lay(game(), 0, "C3 C4", harvested="D4")
     bell = act(g, 0, "play:red-gleaner", "space:D3")
     assert "done" in ids(bell, 0)
-    scroll = act(g, 0, "play:red-ploughboy", "space:D3")
-    assert ids(scroll, 0) == ["renew:D4"]  # the one harvested field next to it; no way out
+    scroll = act(g, 0, "play:red-carter", "space:D3")
+    assert ids(scroll, 0) == [f"cart:{t}" for t in g.registry if t]  # no way out
 
 
 # --- Action C: Transfer field tiles from stores ---

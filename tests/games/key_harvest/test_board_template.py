@@ -98,8 +98,43 @@ def test_every_kind_of_board_choice_is_clickable_in_random_games():
             onward = [o.id for o in listed if o.id != "cancel"] or [o.id for o in listed]
             g = kh.apply(g, seat, onward[rng.randrange(len(onward))])
         assert kh.result(g) is not None
-    assert {"add", "bloom", "gain", "hail", "harvest", "home", "play", "reap", "registry", "remove",
-            "renew", "resettle", "settle", "space", "start", "take"} <= kinds
+    assert {"add", "bloom", "cart", "clear", "drop", "gain", "hail", "harvest", "home", "play", "reap",
+            "registry", "remove", "resettle", "settle", "space", "start", "take"} <= kinds
+
+
+def test_every_worker_power_choice_is_on_the_page_with_words():
+    """The re-authored powers: tiles to take from the fallow fields, the registry and
+    another player's store, a registry tile to carry, a store tile to drop, a field to clear
+    or turn up are clickable where they lie; swapping stores is a button naming both stores."""
+    from .support import game, lay, stock
+
+    def at_d4(worker, *then, store=()):
+        g = lay(game(), 0, "D3 E4 E5", harvested="C4 C5 D5")
+        g.fallow.append("A1")
+        for ref, bid in store:
+            stock(g, *ref, bid)
+        for choice in (f"play:{worker}", "space:D4", *then):
+            g = kh.apply(g, 0, choice)
+        return g
+
+    cases = [at_d4("lord", "gain:red", store=[((1, "G8"), "green")]),  # settle: fallow, registry, store
+             at_d4("red-carter", store=[((0, "G8"), "green"), ((0, "G7"), "red")]),  # drop
+             at_d4("red-carter"),  # cart
+             at_d4("red-drover", "reap:D3", "reap:E4", "reap:E5"),  # clear
+             at_d4("priest", "gain:red", "gain:red", "gain:red"),  # renew
+             at_d4("reeve", "gain:red", store=[((1, "G8"), "green")])]  # swap
+    seen = set()
+    for g in cases:
+        text = page(g, 0)
+        listed = kh.options(g, 0)
+        assert {o.id for o in listed if o.target} <= clickable(board_part(text))
+        assert buttons_only(g, 0) <= clickable(text)
+        assert '<p class="bar-prompt" role="status">' in text and kh.view(g, 0)["private"]["prompt"] in html.unescape(text)
+        seen.update(o.kind for o in listed)
+    assert {"settle", "drop", "cart", "clear", "renew", "swap"} <= seen
+    swap_page = html.unescape(page(cases[-1], 0))
+    assert ("Reeve: Swap stores with Bob (you get G8 (wine) with a bid of 1 vegetables; "
+            "they get an empty store)") in swap_page
 
 
 def test_a_finished_game_shows_the_score_breakdown_and_no_choices():

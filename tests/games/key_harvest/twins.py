@@ -74,4 +74,29 @@ def removed_events(seed: int) -> Twins:
                  what=f"removed event {a.removed[0]} and bag event {a.bag[i]} swapped")
 
 
-CASES = [starting_counters, bag_order, removed_events]
+def power_refill(seed: int) -> Twins:
+    """A worker power takes a tile from the registry (the Carter into the store, the Steward
+    or the Lord onto the board): the refill draws from the bag, whose next tiles but one
+    trade places in the twin. Nothing may tell the two bags apart before a tile shows."""
+    from .support import act, lay
+
+    players = players_for(seed)
+    worker = ("red-carter", "red-steward", "lord")[seed % 3]
+    a = kh.setup(players, {}, seed)
+    a = kh.apply(a, a.start_chooser, "start:0")
+    lay(a, 0, "C4 C5 D5", harvested="D3 E4 E5")
+    a = act(a, 0, f"play:{worker}", "space:D4")
+    if worker == "lord":
+        a = act(a, 0, next(o.id for o in kh.options(a, 0) if o.id.startswith("gain:")))
+    b = kh.load(kh.dump(a))
+    i = next(i for i in range(2, len(b.bag)) if is_event(b.bag[i]) != is_event(b.bag[1]))
+    b.bag[1], b.bag[i] = b.bag[i], b.bag[1]
+
+    def hidden(ga: Game, gb: Game) -> bool:
+        return ga.bag != gb.bag and sorted(ga.bag) == sorted(gb.bag)
+
+    return Twins("key-harvest", players, a, b, holder=None, hidden=hidden,
+                 what=f"{worker}'s power refills the registry; bag tiles 2 and {i + 1} swapped")
+
+
+CASES = [starting_counters, bag_order, removed_events, power_refill]
