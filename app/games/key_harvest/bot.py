@@ -18,7 +18,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS
-from .rules import Game, Player, groups, options, settle_sources, worker_spaces
+from .rules import Game, Player, groups, open_spaces, options, settle_sources, worker_spaces
 
 Seat = int
 
@@ -471,7 +471,8 @@ WORTH_A_PLAY = 1.0
 POINTS_SHARE = 0.5  # a worker's end points, priced in counters (it may not stay to the end)
 
 
-def power_worth(g: Game, p: Player, worker_id: str, space: str) -> float:
+def power_worth(g: Game, p: Player, worker_id: str, space: str,
+                tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None = None) -> float:
     """What the worker's power would bring on that space, in counter-equivalents (a
     counter 1, a tile on the board 2 plus 0.5 for each field it joins, a ripe field 0.5,
     a store tile 1.5), from public things and the bot's own board."""
@@ -495,14 +496,25 @@ def power_worth(g: Game, p: Player, worker_id: str, space: str) -> float:
         elif e.kind == "clear":
             worth -= 2.0 * min(e.amount, len(near))
         elif e.kind == "settle":
-            tiles = sorted((2 + 0.5 * touching(p, t) + bid_of(g, target) for t, target in settle_sources(g, p, e.sources)
-                            if t != space), reverse=True)
-            worth += sum(tiles[:e.amount])
+            priced = settle_prices(g, p, e.sources, tiles)
+            worth += sum([v for t, v in priced if t != space][:e.amount])
         elif e.kind == "cart":
             worth += 1.5 if any(g.registry) and len(p.store) < STORE_SIZE else 0.0
         elif e.kind == "swap":
             worth += max((1.5 * (len(q.store) - len(p.store)) for q in g.players if q is not p), default=0.0)
     return worth
+
+
+def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
+                  cache: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
+    """The tiles a settle effect could take, dearest first, with their price."""
+    if cache is not None and sources in cache:
+        return cache[sources]
+    priced = sorted(((t, 2 + 0.5 * touching(p, t) + bid_of(g, target)) for t, target in settle_sources(g, p, sources)),
+                    key=lambda tv: -tv[1])
+    if cache is not None:
+        cache[sources] = priced
+    return priced
 
 
 def bid_of(g: Game, target: str) -> float:
@@ -516,12 +528,14 @@ def bid_of(g: Game, target: str) -> float:
 def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float]:
     """The play priced highest (its power at its best space, plus a share of its points)."""
     best, worth = None, float("-inf")
+    free = open_spaces(p)
+    tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
     for o in plays:
         w = o.removeprefix("play:")
-        spaces = worker_spaces(p, w)
+        spaces = worker_spaces(p, w, spaces=free)
         if not spaces:
             continue
-        here = max(power_worth(g, p, w, s) for s in spaces) + POINTS_SHARE * WORKERS[w].value
+        here = max(power_worth(g, p, w, s, tiles) for s in spaces) + POINTS_SHARE * WORKERS[w].value
         if here > worth:
             best, worth = o, here
     return best, worth

@@ -226,9 +226,9 @@ TOWNSFOLK: dict[str, Worker] = {w.id: w for w in [
     Worker("miller", "Miller", 4, BELL, (_e("gain", 3),)),
     Worker("reeve", "Reeve", 4, SCROLL, (_e("gain", 1), _e("swap"))),
     Worker("surveyor", "Surveyor", 4, BELL, (_e("settle", 1, sources="fallow registry store"), _e("gain", 1))),
-    Worker("brewer", "Brewer", 5, SCROLL, (_e("tally", 1), _e("gain", 2), _e("scorch"))),
-    Worker("lord", "Lord of the Manor", 5, BELL, (_e("gain", 1), _e("settle", 2, sources="fallow registry store"))),
-    Worker("priest", "Priest", 5, BELL, (_e("gain", 3), _e("renew", EVERY))),
+    Worker("brewer", "Brewer", 5, SCROLL, (_e("tally", 1), _e("gain", 3), _e("scorch"))),
+    Worker("lord", "Lord of the Manor", 5, BELL, (_e("settle", 2, sources="fallow registry store"),)),
+    Worker("priest", "Priest", 5, BELL, (_e("gain", 4), _e("renew", EVERY))),
 ]}
 WORKERS: dict[str, Worker] = {**FARMHANDS, **TOWNSFOLK}
 

@@ -69,7 +69,7 @@ from typing import Any
 
 from app.games.protocol import seat_view
 
-from .content import (CHECK_SPACE, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS, FIELDS, SPACES, WORKERS,
+from .content import (CHECK_SPACE, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS, FIELDS, SPACES, STORE_SIZE, WORKERS,
                       EVERY, describe_effect, describe_event, describe_worker, is_event)
 from .rules import ACTION_NAMES, OVER, PLAY, START, Game, Player, groups, result, to_act, workers_at_home
 
@@ -203,6 +203,9 @@ def prompt(g: Game, p: Player, bid: dict[str, Any] | None) -> str | None:
         worker = WORKERS[job["worker"]]
         effect = worker.effects[job["effect"]]
         words = describe_effect(effect)
+        if effect.kind == "cart" and len(p.store) >= STORE_SIZE:
+            words = ("your store is full: click one of its tiles to send it to the fallow fields (its bid goes "
+                     "to the supply), then a registry tile to carry into your store, its bid one counter from the supply")
         how = "optional (bell): choose, or stop" if job["optional"] else "compulsory (scroll): choose"
         more = f" ({job['left']} to go)" if 1 < effect.amount < EVERY else ""
         return f"{worker.name}: {words[0].upper()}{words[1:]}{more} — {how}."

@@ -117,11 +117,11 @@ def test_every_worker_power_choice_is_on_the_page_with_words():
             g = kh.apply(g, 0, choice)
         return g
 
-    cases = [at_d4("lord", "gain:red", store=[((1, "G8"), "green")]),  # settle: fallow, registry, store
+    cases = [at_d4("lord", store=[((1, "G8"), "green")]),  # settle: fallow, registry, store
              at_d4("red-carter", store=[((0, "G8"), "green"), ((0, "G7"), "red")]),  # drop
              at_d4("red-carter"),  # cart
              at_d4("red-drover", "reap:D3", "reap:E4", "reap:E5"),  # clear
-             at_d4("priest", "gain:red", "gain:red", "gain:red"),  # renew
+             at_d4("priest", "gain:red", "gain:red", "gain:red", "gain:red"),  # renew
              at_d4("reeve", "gain:red", store=[((1, "G8"), "green")])]  # swap
     seen = set()
     for g in cases:

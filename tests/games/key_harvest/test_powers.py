@@ -218,22 +218,22 @@ def test_brewer_tallies_takes_two_then_scorches_the_ripe_fields_next_to_him():
     kinds = {crop(r) for r in NEAR}
     assert held(g, 0) == {c: 1 for c in kinds}  # the tally, at once
     assert "done" not in ids(g, 0)
-    g = act(g, 0, "gain:red", "gain:red")
+    g = act(g, 0, "gain:red", "gain:red", "gain:green")
     assert all(g.players[0].fields[r] for r in NEAR)  # the ripe ones are lost
-    assert counters(g, 0) == len(kinds) + 2 and g.queue == []
+    assert counters(g, 0) == len(kinds) + 3 and g.queue == []
 
 
-def test_lord_takes_a_counter_then_up_to_two_tiles_from_anywhere():
+def test_lord_takes_up_to_two_tiles_from_anywhere():
     g = stock(around_d4(), 1, "G8", "green")
-    g = act(play(g, "lord"), 0, "gain:red")
+    g = play(g, "lord")
     assert {"settle:A1", "settle:G8"} <= set(power_ids(g)) and "done" in ids(g, 0)
     g = act(g, 0, "settle:G8", "settle:A1")
-    assert {"G8", "A1"} <= set(g.players[0].fields) and held(g, 0) == {"red": 1, "green": 1}
-    assert g.queue == []
+    assert {"G8", "A1"} <= set(g.players[0].fields) and held(g, 0) == {"green": 1}
+    assert g.players[1].store == [] and g.queue == []
 
 
-def test_priest_takes_three_counters_then_turns_every_harvested_field_back_up():
-    g = act(play(around_d4(), "priest"), 0, "gain:red", "gain:red", "gain:red")
+def test_priest_takes_four_counters_then_turns_every_harvested_field_back_up():
+    g = act(play(around_d4(), "priest"), 0, "gain:red", "gain:red", "gain:red", "gain:red")
     assert power_ids(g) == [f"renew:{r}" for r in BARE]
     g = act(g, 0, *[f"renew:{r}" for r in BARE])
     assert not any(g.players[0].fields[r] for r in NEAR) and g.queue == []

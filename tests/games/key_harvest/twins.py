@@ -86,8 +86,6 @@ def power_refill(seed: int) -> Twins:
     a = kh.apply(a, a.start_chooser, "start:0")
     lay(a, 0, "C4 C5 D5", harvested="D3 E4 E5")
     a = act(a, 0, f"play:{worker}", "space:D4")
-    if worker == "lord":
-        a = act(a, 0, next(o.id for o in kh.options(a, 0) if o.id.startswith("gain:")))
     b = kh.load(kh.dump(a))
     i = next(i for i in range(2, len(b.bag)) if is_event(b.bag[i]) != is_event(b.bag[1]))
     b.bag[1], b.bag[i] = b.bag[i], b.bag[1]
