@@ -46,6 +46,25 @@
     }).join(", ");
   }
 
+  // Each timed decision's time left (the game's time limit): yours first.
+  function timeLeft(game) {
+    const clocks = (game.clocks || []).slice().sort(function (a, b) {
+      return (b.seat === game.seat) - (a.seat === game.seat) || a.seat - b.seat;
+    });
+    if (!clocks.length || !window.keydomClocks) return null;
+    const line = el("span", "clocks");
+    clocks.forEach(function (c) {
+      const clock = el("span", "clock" + (c.seat === game.seat ? " mine" : "") + (c.expired || c.left_seconds <= 0 ? " out" : ""));
+      clock.dataset.left = String(c.left_seconds);
+      clock.dataset.expired = c.expired ? "yes" : "";
+      clock.appendChild(el("span", "who", c.seat === game.seat ? "You" : game.seats[c.seat].name));
+      clock.appendChild(document.createTextNode(" "));
+      clock.appendChild(el("span", "left", window.keydomClocks.text(c.left_seconds, c.expired)));
+      line.appendChild(clock);
+    });
+    return line;
+  }
+
   function removeButton(game) {
     const button = el("button", "button remove", "Remove");
     button.type = "button";
@@ -70,6 +89,8 @@
     item.appendChild(link);
     item.appendChild(el("span", "turn", whoseTurn(game)));
     item.appendChild(el("span", "players", players(game) + (host && !seat ? " · you host this game" : "")));
+    const clocks = timeLeft(game);
+    if (clocks) item.appendChild(clocks);
     item.appendChild(el("small", "changed", "last change " + ago(game.updated_at)));
     const tools = el("span", "tools");
     if (host && seat) {  // the title opens the seat; the host page is one more link
@@ -126,6 +147,7 @@
       });
       if (!response.ok) return;
       render(kept, await response.json());
+      if (window.keydomClocks) window.keydomClocks.redrawn();
     } catch (err) { /* offline: keep what is shown and try again later */ }
   }
 

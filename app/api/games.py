@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.bots.clocks import MAX_SECONDS, MIN_SECONDS, Limit
 from app.games import titles_json
 from app.table.errors import Unauthorized
 from app.table.service import CreatedGame
@@ -54,6 +55,30 @@ class BotSeatIn(BaseModel):
     bot: Literal["random", "strong"]
 
 
+class TimeLimitIn(BaseModel):
+    """A time limit per decision, and what happens when a seat runs out of it."""
+
+    model_config = ConfigDict(extra="forbid")
+    seconds: int = Field(description=f"Time for each decision, in seconds ({MIN_SECONDS} to {MAX_SECONDS}: "
+                                     "1 minute to 30 days), e.g. 86400 for 24 hours. A reminder goes out at half.",
+                         json_schema_extra={"minimum": MIN_SECONDS, "maximum": MAX_SECONDS}, examples=[86400])
+    on_timeout: Literal["wait", "bot-move", "bot-seat"] = Field(
+        default="wait", description=("When it runs out: 'wait' (the log says so and the game waits), 'bot-move' "
+                                     "(a bot plays that decision), 'bot-seat' (a bot plays the seat until its "
+                                     "player opens their link and takes it back)."))
+
+    @field_validator("seconds")
+    @classmethod
+    def sane(cls, seconds: int) -> int:
+        if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise ValueError(f"a time limit per decision is from {MIN_SECONDS} seconds (1 minute) to "
+                             f"{MAX_SECONDS} seconds (30 days); got {seconds}")
+        return seconds
+
+    def limit(self) -> Limit:
+        return Limit(self.seconds, self.on_timeout)
+
+
 class NewGame(BaseModel):
     title: str = Field(max_length=40, examples=["tiny-towns"])
     players: list[str | None | BotSeatIn] = Field(
@@ -67,6 +92,7 @@ class NewGame(BaseModel):
     host_plays: bool = Field(default=False, description=(
         "The host plays too: each seat's link opens the seat only after its player swaps it for a private link "
         "(one press on its page), and the host link no longer shows it. Without it the host link opens every seat."))
+    time_limit: TimeLimitIn | None = Field(default=None, description="Null (the default): no time limit.")
 
 
 class SeatLinkOut(BaseModel):
@@ -155,7 +181,9 @@ async def list_titles() -> list[dict[str, Any]]:
 async def create_game(body: NewGame, table: TableDep, request: Request) -> CreatedOut:
     await check_create_rate(request)
     players = [p.model_dump() if isinstance(p, BotSeatIn) else p for p in body.players]
-    created = await table.create_game(body.title, players, body.seed, body.options, host_plays=body.host_plays)
+    limit = body.time_limit.limit() if body.time_limit else None
+    created = await table.create_game(body.title, players, body.seed, body.options, host_plays=body.host_plays,
+                                      also=request.app.state.bots.clocks.writer(limit))
     await table.hosting.link_address_now()
     return created_out(created, base_url(request))
 

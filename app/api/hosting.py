@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from app.table.errors import Unauthorized
 from app.table.hosting import MAX_MY_GAMES, HostedGame, MyGame
 
+from .bots import ClockOut, clocks_out
 from .deps import SeatIndex, TableDep, TokenDep, base_url
 from .games import refusals
 
@@ -88,6 +89,7 @@ class MyGameOut(BaseModel):
     status: str
     winners: list[str] | None
     updated_at: datetime = Field(description="The game's last change.")
+    clocks: list[ClockOut] = Field(default=[], description="Time left for each seat whose decision is timed.")
 
 
 def _host_token(token: str | None) -> str:
@@ -154,4 +156,7 @@ async def my_games(body: MyGamesIn, table: TableDep, request: Request) -> list[M
     nothing are left out without an error."""
     await table.hosting.link_address_now()
     root = base_url(request)
-    return [_my_game_out(game, root) for game in await table.hosting.my_games(body.tokens)]
+    games = await table.hosting.my_games(body.tokens)
+    clocks = await request.app.state.bots.clocks.shown_for([g.id for g in games if g.status == "active"])
+    return [_my_game_out(game, root).model_copy(update={"clocks": clocks_out(clocks.get(game.id, []))})
+            for game in games]

@@ -16,10 +16,10 @@ import logging
 import secrets
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from app.background import Background
+from app.background import Background, claim, unclaimed
 from app.store.models import Game, Seat
 from app.table.errors import TableError
 from app.table.events import TableEvent
@@ -32,10 +32,6 @@ from .tables import TURNS
 
 log = logging.getLogger("keydom.bots")
 BATCH = 50  # due rows one pass takes on; the next pass takes the rest
-
-
-def unclaimed(table: Any, now: float) -> Any:
-    return or_(table.c.claimed_until.is_(None), table.c.claimed_until < now)
 
 
 class BotDriver:
@@ -51,7 +47,7 @@ class BotDriver:
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
         self._background = Background(log, "schedule a bot's turn", after=self._wake.set)
-        self.clocks: Any = None  # app.bots.clocks.Clocks, when time limits are on (set by hooks)
+        self.clocks: Any = None  # app.bots.clocks.Clocks (set by hooks before start)
         table.hub.on_seats_changed.append(self.forget_seats)
 
     def now(self) -> float:
@@ -60,6 +56,8 @@ class BotDriver:
     # --- Running ---
     async def start(self) -> None:
         await self.resume()
+        if self.clocks is not None:
+            await self.clocks.resume()
         if self.config.background:
             self._loop_task = asyncio.create_task(self._run_forever())
 
@@ -72,6 +70,8 @@ class BotDriver:
             except (asyncio.TimeoutError, Exception):
                 self._loop_task.cancel()
         await self._background.stop()
+        if self.clocks is not None:
+            await self.clocks._background.stop()
 
     async def _run_forever(self) -> None:
         while not self._stopping:
@@ -97,9 +97,9 @@ class BotDriver:
         await self.settle()
         now = self.now()
         moved = 0
-        if self.clocks is not None:
-            await self.clocks.run_due(now)
-            await self.settle()
+        if self.clocks is not None:  # a clock both half gone and out (a server down for a while) takes two steps
+            while await self.clocks.run_due(now):
+                await self.settle()
         async with self.db.read() as session:
             due = (await session.execute(
                 select(TURNS).where(TURNS.c.due_at <= now, unclaimed(TURNS, now)).order_by(TURNS.c.due_at).limit(BATCH)
@@ -128,6 +128,8 @@ class BotDriver:
     async def settle(self) -> None:
         """Wait for scheduling tasks the events started (tests, and a clean stop)."""
         await self._background.settle()
+        if self.clocks is not None:
+            await self.clocks.settle()
 
     def spawn(self, work: Any) -> None:
         self._background.spawn(work)
@@ -218,14 +220,9 @@ class BotDriver:
 
     # --- Playing ---
     async def _claim(self, row: Any, now: float) -> bool:
-        async with self.db.write() as session:
-            claimed = await session.execute(
-                update(TURNS)
-                .where(TURNS.c.game_id == row.game_id, TURNS.c.seat == row.seat, TURNS.c.since == row.since,
-                       TURNS.c.due_at == row.due_at, unclaimed(TURNS, now))
-                .values(claimed_by=self.process, claimed_until=now + self.config.lease)
-            )
-        return claimed.rowcount == 1
+        return await claim(self.db, TURNS, (TURNS.c.game_id == row.game_id, TURNS.c.seat == row.seat,
+                                            TURNS.c.since == row.since, TURNS.c.due_at == row.due_at),
+                           self.process, now, self.config.lease)
 
     async def _play(self, row: Any) -> int:
         """Play the claimed turn from the seat's own view; then drop the row (unless a newer

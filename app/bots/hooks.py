@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 async def start(app: FastAPI, table: Table) -> BotDriver:
     """Start the bot driver for this process (tests may set ``app.state.bot_config`` first)."""
+    from .clocks import Clocks
     from .config import BotConfig
     from .driver import BotDriver
 
@@ -28,6 +29,7 @@ async def start(app: FastAPI, table: Table) -> BotDriver:
         logging.getLogger("keydom.bots").setLevel(logging.INFO)
     config = getattr(app.state, "bot_config", None) or BotConfig()
     driver = BotDriver(table, config)
+    driver.clocks = Clocks(driver, notifier=getattr(app.state, "notifier", None))
     app.state.bots = driver
     table.events.subscribe(driver.on_event)
     await driver.start()

@@ -93,6 +93,19 @@ def reminder(view: dict[str, Any], hours: float, seen_log: int | None = None) ->
     )
 
 
+def time_running_out(view: dict[str, Any], left: str, then: str, seen_log: int | None = None) -> Message:
+    """Half of the seat's time for this decision is gone (the game's time limit): how long
+    is left (e.g. "12 hours") and what happens then (e.g. "a bot plays this decision")."""
+    title = get_title(view["title"]).TITLE.name
+    me = _names(view)[view["seat"]]
+    return Message(
+        subject=f"Half your time is gone — {title}",
+        body=(f"{me}, your game of {_game_line(view)} waits for your decision: {left} left. "
+              f"When it runs out, {then}.\n{news(view, seen_log)}{awaited(view)}"),
+        link_label="Play",
+    )
+
+
 def result(view: dict[str, Any], seen_log: int | None = None) -> Message:
     """The end of the game: winners and every score (public once the game is over)."""
     title = get_title(view["title"]).TITLE.name

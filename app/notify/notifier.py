@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import apprise
-from sqlalchemy import and_, case, delete, func, insert, or_, select, update
+from sqlalchemy import and_, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from app.background import Background
+from app.background import Background, claim
+from app.background import unclaimed as _unclaimed
 from app.store.models import Action, Seat
 from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.service import Table, Viewer
@@ -286,14 +287,9 @@ class Notifier:
                     log.exception("could not write the %s message for seat %s of game %s", row.kind, row.seat, row.game_id)
 
     async def _claim_pending(self, row: Any, now: float) -> bool:
-        async with self.db.write() as session:
-            claimed = await session.execute(
-                update(PENDING)
-                .where(PENDING.c.game_id == row.game_id, PENDING.c.seat == row.seat, PENDING.c.kind == row.kind,
-                       PENDING.c.due_at == row.due_at, _unclaimed(PENDING, now))
-                .values(claimed_by=self.process, claimed_until=now + self.config.lease)
-            )
-        return claimed.rowcount == 1
+        return await claim(self.db, PENDING, (PENDING.c.game_id == row.game_id, PENDING.c.seat == row.seat,
+                                              PENDING.c.kind == row.kind, PENDING.c.due_at == row.due_at),
+                           self.process, now, self.config.lease)
 
     async def _write_message(self, row: Any, now: float) -> None:
         """Decide from the seat's own view, now, what (if anything) it is told."""
@@ -327,6 +323,28 @@ class Notifier:
                 await session.execute(update(SETTINGS).where(
                     SETTINGS.c.game_id == row.game_id, SETTINGS.c.seat == row.seat).values(last_told_at=now))
                 await self._queue_in(session, row.game_id, row.seat, target.channels(), row.kind, message, now)
+
+    async def time_running_out(self, game_id: str, seat: int, left: str, then: str) -> bool:
+        """A seat's clock is half gone (app/bots/clocks.py): one message now to the channels the
+        seat set, unless its page is open (the page shows the time left). The caller holds
+        the clock's claim, so one process sends it. True when a message was queued."""
+        now = self.now()
+        target = await self.seat_channels(game_id, seat)
+        if target is None or not target.channels() or await self.has_page_open(game_id, seat, now):
+            return False
+        if not await self._link_still_opens(game_id, seat, target.link):
+            await self._forget(game_id, seat)
+            return False
+        view = await self.table.view(Viewer(game_id, seat))
+        if seat not in view["to_act"] or view["result"] is not None:
+            return False
+        message = messages.time_running_out(view, left, then, target.seen_log)
+        async with self.db.write() as session:
+            await session.execute(update(SETTINGS).where(
+                SETTINGS.c.game_id == game_id, SETTINGS.c.seat == seat).values(last_told_at=now))
+            await self._queue_in(session, game_id, seat, target.channels(), "clock", message, now)
+        self._wake.set()
+        return True
 
     async def _link_still_opens(self, game_id: str, seat: int, link: str | None) -> bool:
         """The stored link's token is still this seat's, and the seat is still taken."""
@@ -372,11 +390,8 @@ class Notifier:
             )).all()
         mine = []
         for row in due:
-            async with self.db.write() as session:
-                claimed = await session.execute(
-                    update(OUTBOX).where(OUTBOX.c.id == row.id, OUTBOX.c.status == "queued", _unclaimed(OUTBOX, now))
-                    .values(claimed_by=self.process, claimed_until=now + self.config.lease))
-            if claimed.rowcount == 1:  # else another process took it
+            if await claim(self.db, OUTBOX, (OUTBOX.c.id == row.id, OUTBOX.c.status == "queued"),
+                           self.process, now, self.config.lease):  # else another process took it
                 mine.append(row)
 
         links: dict[tuple[str, int], str | None] = {}
@@ -619,10 +634,6 @@ def delivery_json(row: Any) -> dict[str, Any]:
         "retry_at": row.next_try_at if row.status == "queued" and row.error else None,
         "gave_up": row.status == "failed" and row.kind != "test",
     }
-
-
-def _unclaimed(table: Any, now: float) -> Any:
-    return or_(table.c.claimed_until.is_(None), table.c.claimed_until < now)
 
 
 def _send_blocking(url: str, subject: str, text: str, policy: Policy, timeout: float, service: str) -> str | None:

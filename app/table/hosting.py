@@ -453,6 +453,19 @@ class Hosting:
         self.table.events.publish(TableEvent("handover", game_id, None, seat))
         return True
 
+    async def check_host(self, game_id: str, host_token: str) -> None:
+        """Refuse (403/404) unless ``host_token`` is this game's host link."""
+        async with self.table.db.read() as session:
+            await _game_for_host(session, game_id, host_token)
+
+    async def note(self, game_id: str, line: str) -> None:
+        """A line from outside the rules in the game's log (a seat's time ran out), shown on
+        every open page."""
+        async with self.table.db.write() as session:
+            await self.write_line(session, game_id, line)
+            await self.table.hub.notify_in_transaction(session, game_id, -1)
+        await self._seats_changed(game_id)
+
     async def _seats_changed(self, game_id: str) -> None:
         await self.table.hub.publish(game_id, -1)  # also makes every Table here forget the seats
         self.table.forget_seats(game_id)

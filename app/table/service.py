@@ -21,11 +21,12 @@ import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import orjson
 from sqlalchemy import bindparam, case, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.games import UnknownTitle, get_title
 from app.games.protocol import (VIEW_LOG, IllegalAction, State, Title, lines_written, shared_public_parts,
@@ -167,10 +168,13 @@ class Table:
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         host_plays: bool = False,
+        also: Callable[[AsyncSession, str], Awaitable[None]] | None = None,
     ) -> CreatedGame:
         """A new game that starts at once; a None (or blank) name leaves the seat open, and
         ``{"bot": level}`` gives the seat to a bot (app/bots plays it).
-        ``host_plays``: each seat's link must be opened by its player (hosting.py)."""
+        ``host_plays``: each seat's link must be opened by its player (hosting.py).
+        ``also(session, game_id)`` writes a listener's own rows for the game (its time limit,
+        app/bots/clocks.py) in the same transaction: the game is made with them or not at all."""
         title = _title_or_404(title_id)
         spec = title.TITLE
         if not isinstance(players, list) or not spec.min_players <= len(players) <= spec.max_players:
@@ -209,6 +213,9 @@ class Table:
                      bot=level is not None, bot_level=level)
                 for link, level in zip(links, levels)
             )
+            if also is not None:
+                await session.flush()
+                await also(session, game_id)
         self.cache.put(Snapshot(game_id, spec.id, 0, "active", state, seed_given=secret is None))
         self.cache.names[game_id] = list(names)
         self.events.publish(TableEvent("create", game_id, 0, None, newly_to_act=frozenset(title.to_act(state))))

@@ -17,6 +17,7 @@ from app.api.deps import SeatIndex, TableDep, base_url
 from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.hosting import HostedGame
 
+from .bots import clocks_context
 from .forms import refuse_cross_site, text_form
 from .pages import broken_link_page, templates
 from .qr import seat_qr
@@ -25,7 +26,9 @@ router = APIRouter(include_in_schema=False)
 NO_STORE = {"Cache-Control": "no-store"}  # the page holds every seat's secret
 DONE = {"link": "Seat {n} has a new link; the old one no longer opens anything.",
         "name": "Seat {n} is renamed.", "reopen": "Seat {n} is open again: its link is an invite now.",
-        "address": "Links are now made with the address you chose."}
+        "address": "Links are now made with the address you chose.",
+        "limit": "The time limit is changed; every running clock started again.",
+        "same-limit": "The time limit was already so."}
 _HOST_PORT = re.compile(r"[A-Za-z0-9.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
 
@@ -72,8 +75,8 @@ def _request_root(request: Request) -> str | None:
     return f"{request.url.scheme}://{host}" if _HOST_PORT.fullmatch(host) else None
 
 
-def _host_page(request: Request, hosted: HostedGame, host_token: str, error: str | None = None,
-               done: str | None = None, status: int = 200) -> Response:
+async def _host_page(request: Request, hosted: HostedGame, host_token: str, error: str | None = None,
+                     done: str | None = None, status: int = 200) -> Response:
     root = base_url(request)
     seat_url = {s.seat: f"{root}/g/{hosted.id}/seat/{s.token}" for s in hosted.seats if s.token}
     context = {
@@ -82,6 +85,7 @@ def _host_page(request: Request, hosted: HostedGame, host_token: str, error: str
         "host_url": f"{root}/g/{hosted.id}/host/{host_token}", "spectator_url": f"{root}/g/{hosted.id}",
         "reach": link_reach(request), "may_choose": may_choose_address(request),
         "this_page": _request_root(request),
+        **await clocks_context(request, hosted.id),
     }
     return templates.TemplateResponse(request, "host.html", context, status_code=status, headers=NO_STORE)
 
@@ -94,9 +98,9 @@ async def host_page(request: Request, game_id: str, host_token: str, table: Tabl
         hosted = await table.hosting.hosted(game_id, host_token)
     except (Forbidden, NotFound):
         return broken_link_page(request, await table.hosting.explain_link(game_id, host_token, role="host"))
-    message = (DONE[done].format(n=(seat or 0) + 1) if done in DONE and (done == "address" or seat is not None and seat >= 0)
+    message = (DONE[done].format(n=(seat or 0) + 1) if done in DONE and (done in ("address", "limit", "same-limit") or seat is not None and seat >= 0)
                else None)
-    return _host_page(request, hosted, host_token, done=message)
+    return await _host_page(request, hosted, host_token, done=message)
 
 
 @router.post("/g/{game_id}/host/{host_token}/link-address")
@@ -111,7 +115,7 @@ async def choose_link_address(request: Request, game_id: str, host_token: str, t
     offered = {a.url for a in link_reach(request).candidates} | {_request_root(request)}
     if chosen and chosen not in offered:
         hosted = await table.hosting.hosted(game_id, host_token)
-        return _host_page(request, hosted, host_token, status=422,
+        return await _host_page(request, hosted, host_token, status=422,
                           error="That address is not one of this computer's: choose one of the addresses listed.")
     await table.hosting.choose_link_address(game_id, host_token, chosen)
     return RedirectResponse(f"/g/{game_id}/host/{host_token}?done=address#links-reach", status_code=303)
@@ -126,7 +130,7 @@ async def _then_back(request: Request, table: TableDep, game_id: str, host_token
         await change()
     except BadRequest as refusal:
         hosted = await table.hosting.hosted(game_id, host_token)
-        return _host_page(request, hosted, host_token, error=refusal.message, status=422)
+        return await _host_page(request, hosted, host_token, error=refusal.message, status=422)
     return RedirectResponse(f"/g/{game_id}/host/{host_token}?done={done}&seat={seat}#seat-{seat}", status_code=303)
 
 

@@ -22,6 +22,7 @@ from .render import game_context, title_content
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
+templates.env.filters["duration"] = bot_pages.duration
 
 
 NO_STORE = {"Cache-Control": "no-store"}  # pages that carry a seat's secret
@@ -51,7 +52,8 @@ async def new_game_form(request: Request, title_id: str) -> Response:
     if not is_playable(title_id):
         raise NotFound("That title is not playable yet.")
     spec = get_title(title_id).TITLE
-    return templates.TemplateResponse(request, "new_game.html", {"spec": spec, "form": {}, "error": None})
+    return templates.TemplateResponse(request, "new_game.html", {"spec": spec, "form": {}, "error": None,
+                                                                 **await bot_pages.clocks_context(request, "")})
 
 
 @router.post("/new/{title_id}", response_class=HTMLResponse)
@@ -65,10 +67,13 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
     try:
         form = await text_form(request)
         players, options, seed = _read_new_game_form(spec, form)
-        created = await table.create_game(title_id, players, seed, options, host_plays=form.get("host_plays") == "on")
+        limit = bot_pages.time_limit_from(form)
+        created = await table.create_game(title_id, players, seed, options, host_plays=form.get("host_plays") == "on",
+                                          also=bot_pages.clocks_of(request).writer(limit))
     except BadRequest as refusal:
         return templates.TemplateResponse(
-            request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message}, status_code=422
+            request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message,
+                                       **await bot_pages.clocks_context(request, "")}, status_code=422
         )
     # Post/redirect/get: the host page shows every link, and reloading it creates nothing.
     return RedirectResponse(f"/g/{created.id}/host/{created.host_token}", status_code=303)
@@ -99,7 +104,8 @@ def _read_new_game_form(spec: Any, form: Any) -> tuple[list[Any], dict[str, Any]
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def spectate(request: Request, game_id: str, table: TableDep) -> Response:
     view = await table.view(await table.viewer(game_id, None))
-    return templates.TemplateResponse(request, "game.html", game_context(view, token=None))
+    context = {**game_context(view, token=None), **await bot_pages.clocks_context(request, game_id)}
+    return templates.TemplateResponse(request, "game.html", context)
 
 
 @router.get("/g/{game_id}/seat/{token}", response_class=HTMLResponse)
@@ -113,7 +119,7 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
     me = view["seats"][view["seat"]]
     if me["open"]:
         return await _claim_page(request, table, view, token)
-    context = game_context(view, token=token)
+    context = {**game_context(view, token=token), **await bot_pages.clocks_context(request, game_id)}
     context["away"] = await bot_pages.away_level(request, game_id, view["seat"])  # a bot plays for this seat
     return templates.TemplateResponse(request, "game.html", context, headers=NO_STORE)
 
@@ -181,9 +187,8 @@ async def seat_is_yours(request: Request, game_id: str, token: str, table: Table
 async def fragment(request: Request, game_id: str, table: TableDep, token: TokenDep) -> Response:
     """The live part of the game page, re-rendered for a websocket update."""
     view = await table.view(await table.viewer(game_id, token))
-    return templates.TemplateResponse(
-        request, "_game_body.html", game_context(view, token=token), headers={"Cache-Control": "no-store"}
-    )
+    context = {**game_context(view, token=token), **await bot_pages.clocks_context(request, game_id)}
+    return templates.TemplateResponse(request, "_game_body.html", context, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/rules/{title_id}", response_class=HTMLResponse)
