@@ -3,11 +3,11 @@
 // stays right without asking the server. Also used by the home page's "Your games".
 (function () {
   "use strict";
-  // The same words as the server's duration(): "3 days", "23 h 10 min", "4 min".
+  // The same words as the server's duration(): "3 days", "2 d 5 h", "36 hours", "4 min".
   function duration(seconds) {
     seconds = Math.max(0, Math.floor(seconds));
-    const days = Math.floor(seconds / 86400);
-    const hours = Math.floor((seconds % 86400) / 3600);
+    const days = seconds >= 2 * 86400 ? Math.floor(seconds / 86400) : 0; // up to 2 days: in hours
+    const hours = Math.floor((seconds - days * 86400) / 3600);
     const minutes = Math.floor((seconds % 3600) / 60);
     const plural = function (n, word) { return n + " " + word + (n === 1 ? "" : "s"); };
     if (days && !hours) return plural(days, "day");

@@ -80,9 +80,10 @@ def check_limit(seconds: Any, on_timeout: Any) -> Limit | None:
 
 
 def duration(seconds: float) -> str:
-    """A span in the words a player reads at a glance: "3 days", "23 h 10 min", "4 min"."""
+    """A span in the words a player reads at a glance: "3 days", "2 d 5 h", "36 hours",
+    "23 h 10 min", "4 min"."""
     seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
+    days, rest = divmod(seconds, 86400) if seconds >= 2 * 86400 else (0, seconds)  # up to 2 days: in hours
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days and not hours:

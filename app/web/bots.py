@@ -1,7 +1,7 @@
 """Bots standing in, on the pages: the host page's "hand this seat to a bot" form, and the
-player's "I'm back" button; time limits per decision (the new-game form's choice, the host
-page's form, each timed seat's time left). Each form answers with a redirect; a refusal
-gets the error page."""
+player's "I'm back" button; what pages need of time limits per decision (the forms' two
+fields, each timed seat's time left). Each form answers with a redirect; a refusal gets
+the error page."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from fastapi.responses import RedirectResponse, Response
 from app.api.deps import SeatIndex, TableDep
 from app.bots.clocks import CHOICES, ON_TIMEOUT, Limit, check_limit, duration  # noqa: F401 (duration: a page filter)
 
-from app.table.errors import BadRequest
 
 from .forms import refuse_cross_site, text_form
 
@@ -63,18 +62,3 @@ async def clocks_context(request: Request, game_id: str) -> dict[str, Any]:
         return {"time_limit": None, "clocks": {}, "limit_choices": CHOICES, "on_timeout_choices": ON_TIMEOUT}
     return {"time_limit": await clocks.limit(game_id), "clocks": {c.seat: c for c in await clocks.shown(game_id)},
             "limit_choices": CHOICES, "on_timeout_choices": ON_TIMEOUT}
-
-
-@router.post("/g/{game_id}/host/{host_token}/time-limit")
-async def set_time_limit(request: Request, game_id: str, host_token: str, table: TableDep) -> Response:
-    from .hosting import _host_page  # the host page's module imports this one
-
-    refuse_cross_site(request)
-    try:
-        limit = time_limit_from(await text_form(request))
-        changed = await clocks_of(request).set_limit(game_id, host_token, limit)
-    except BadRequest as refusal:
-        hosted = await table.hosting.hosted(game_id, host_token)
-        return await _host_page(request, hosted, host_token, error=refusal.message, status=422)
-    return RedirectResponse(f"/g/{game_id}/host/{host_token}?done={'limit' if changed else 'same-limit'}#time-limit",
-                            status_code=303)

@@ -17,7 +17,7 @@ from app.api.deps import SeatIndex, TableDep, base_url
 from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.hosting import HostedGame
 
-from .bots import clocks_context
+from .bots import clocks_context, clocks_of, time_limit_from
 from .forms import refuse_cross_site, text_form
 from .pages import broken_link_page, templates
 from .qr import seat_qr
@@ -152,3 +152,17 @@ async def reopen(request: Request, game_id: str, host_token: str, seat: SeatInde
     return await _then_back(request, table, game_id, host_token, seat, "reopen",
                             lambda: table.hosting.reopen(game_id, host_token, seat))
 
+
+
+@router.post("/g/{game_id}/host/{host_token}/time-limit")
+async def set_time_limit(request: Request, game_id: str, host_token: str, table: TableDep) -> Response:
+    """The time limit per decision (app/bots/clocks.py): set, changed or taken off."""
+    refuse_cross_site(request)
+    try:
+        limit = time_limit_from(await text_form(request))
+        changed = await clocks_of(request).set_limit(game_id, host_token, limit)
+    except BadRequest as refusal:
+        hosted = await table.hosting.hosted(game_id, host_token)
+        return await _host_page(request, hosted, host_token, error=refusal.message, status=422)
+    return RedirectResponse(f"/g/{game_id}/host/{host_token}?done={'limit' if changed else 'same-limit'}#time-limit",
+                            status_code=303)

@@ -281,3 +281,24 @@ async def test_two_processes_run_each_clock_step_exactly_once(pg_url, clock, rec
         async with a.app.state.table.db.read() as session:
             stages = (await session.execute(select(SEAT_CLOCKS.c.game_id, SEAT_CLOCKS.c.stage))).all()
         assert {g for g, stage in stages if stage == "expired"} == {g["id"] for g in games[3:]}
+
+
+async def test_the_host_page_sets_and_takes_off_the_limit(timed):
+    game = await timed.new_game(None)
+    page = f"/g/{game['id']}/host/{game['host_token']}"
+    assert "No limit: the game waits as long as it takes." in (await timed.http.get(page)).text
+    sent = await timed.http.post(f"{page}/time-limit", data={"time_limit": "86400", "on_timeout": "wait"},
+                                 headers=SAME_SITE)
+    assert sent.status_code == 303
+    shown = (await timed.http.get(sent.headers["location"])).text
+    assert "The time limit is changed" in shown and "24 hours per decision; when it runs out, the game waits" in shown
+    assert "24 hours left" in shown
+    refused = await timed.http.post(f"{page}/time-limit", data={"time_limit": "59", "on_timeout": "wait"},
+                                    headers=SAME_SITE)
+    assert refused.status_code == 422 and "from 1 minute to 30 days" in refused.text
+    wrong_host = await timed.http.post(f"/g/{game['id']}/host/{'x' * 32}/time-limit", data={"time_limit": ""},
+                                       headers=SAME_SITE)
+    assert wrong_host.status_code == 403
+    off = await timed.http.post(f"{page}/time-limit", data={"time_limit": ""}, headers=SAME_SITE)
+    assert off.status_code == 303
+    assert "The host took the time limit off" in " ".join((await timed.public(game))["log"])
