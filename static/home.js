@@ -57,7 +57,7 @@
       const clock = el("span", "clock" + (c.seat === game.seat ? " mine" : "") + (c.expired || c.left_seconds <= 0 ? " out" : ""));
       clock.dataset.left = String(c.left_seconds);
       clock.dataset.expired = c.expired ? "yes" : "";
-      clock.appendChild(el("span", "who", c.seat === game.seat ? "You" : game.seats[c.seat].name));
+      clock.appendChild(el("span", "who", (c.seat === game.seat ? "You" : game.seats[c.seat].name) + ":"));
       clock.appendChild(document.createTextNode(" "));
       clock.appendChild(el("span", "left", window.keydomClocks.text(c.left_seconds, c.expired)));
       line.appendChild(clock);

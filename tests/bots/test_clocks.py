@@ -229,7 +229,7 @@ async def test_time_left_shows_on_the_game_page_and_in_your_games(timed):
     ann, bob = game["seats"][0]["token"], game["seats"][1]["token"]
     assert "21 h 50 min left" in (await timed.http.get(f"/g/{game['id']}/seat/{ann}")).text
     bob_page = (await timed.http.get(f"/g/{game['id']}/seat/{bob}")).text
-    assert "Ann</span> <span class=\"left\">21 h 50 min left" in bob_page
+    assert "Ann:</span> <span class=\"left\">21 h 50 min left" in bob_page
     fragment = (await timed.http.get(f"/g/{game['id']}/fragment", headers=auth(ann))).text
     assert "21 h 50 min left" in fragment
     assert "21 h 50 min left" in (await timed.http.get(f"/g/{game['id']}")).text  # spectators too
