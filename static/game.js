@@ -14,6 +14,7 @@
   let socket = null;
   let retry = 0;
   let seatsKey = null;
+  let lastLog = null;
   // Log lines older than the view carries, fetched on "Earlier…": line number -> text.
   const older = new Map();
   const between = new Map(); // the table's own lines (a seat taken...): line number before them -> texts
@@ -289,8 +290,12 @@
       try { view = JSON.parse(event.data); } catch (e) { return; }
       if (view.error) return;
       const key = JSON.stringify(view.seats);
-      if (view.version !== version || (seatsKey !== null && key !== seatsKey)) refresh();
+      // A line the table wrote (a seat's time ran out, a hand-over) moves no version.
+      const lastLine = JSON.stringify((view.log || []).slice(-1));
+      if (view.version !== version || (seatsKey !== null && key !== seatsKey) ||
+          (lastLog !== null && lastLine !== lastLog)) refresh();
       seatsKey = key;
+      lastLog = lastLine;
     };
     socket.onclose = function (event) {
       if (event.code === 4403 || event.code === 4404) {
