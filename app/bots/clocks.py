@@ -24,6 +24,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.background import Background, claim, unclaimed
+from app.store.models import Game
 from app.table.errors import BadRequest
 from app.table.events import TableEvent
 from app.table.seats import Viewer
@@ -246,7 +247,8 @@ class Clocks:
         """At start-up: running games with a limit whose clocks an event may not have
         started (a process died between an action and its event) get them now."""
         async with self.db.read() as session:
-            games = list((await session.execute(select(GAME_CLOCKS.c.game_id))).scalars())
+            games = list((await session.execute(select(GAME_CLOCKS.c.game_id).join(
+                Game, Game.id == GAME_CLOCKS.c.game_id).where(Game.status == "active"))).scalars())
         for game_id in games:
             try:
                 await self.sync(game_id, set(), self.now())
@@ -301,6 +303,14 @@ class Clocks:
         async with self.db.write() as session:
             await session.execute(update(SEAT_CLOCKS).where(*mine).values(
                 claimed_by=None, claimed_until=None, **values))
+
+    async def ran_out(self, game_id: str, seat: int) -> bool:
+        """The seat's time for its current decision ran out (a bot may play that decision)."""
+        await self.settle(game_id)
+        async with self.db.read() as session:
+            stage = (await session.execute(select(SEAT_CLOCKS.c.stage).where(
+                SEAT_CLOCKS.c.game_id == game_id, SEAT_CLOCKS.c.seat == seat))).scalar()
+        return stage == "expired"
 
     # --- What pages show ---
     async def shown(self, game_id: str) -> list[SeatClock]:

@@ -230,6 +230,8 @@ class BotDriver:
         moved = 0
         seat = Viewer(row.game_id, row.seat)
         level = "strong" if row.mode == "decision" else (await self.bot_seats(row.game_id)).get(row.seat)
+        if row.mode == "decision" and self.clocks is not None and not await self.clocks.ran_out(row.game_id, row.seat):
+            level = None  # the player made their move meanwhile: their next decision is theirs
         try:
             if level is not None:
                 view = await self.table.view(seat)
@@ -252,4 +254,6 @@ class BotDriver:
                 TURNS.c.claimed_by == self.process, TURNS.c.since == row.since))
         if row.mode == "seat":
             await self.schedule(row.game_id, {row.seat})
+        elif not moved and level is not None:  # a decision for a player out of time, refused (its view changed): again
+            await self.schedule(row.game_id, {row.seat}, mode="decision", force=True)
         return moved

@@ -302,3 +302,13 @@ async def test_the_host_page_sets_and_takes_off_the_limit(timed):
     off = await timed.http.post(f"{page}/time-limit", data={"time_limit": ""}, headers=SAME_SITE)
     assert off.status_code == 303
     assert "The host took the time limit off" in " ".join((await timed.public(game))["log"])
+
+
+async def test_bot_move_leaves_alone_a_decision_the_player_made_meanwhile(timed):
+    game = await timed.new_game(day("bot-move"))
+    timed.app.state.bots.config.delay = 60  # the bot would play a minute after the time ran out
+    await timed.later(24 * HOUR + 1)
+    assert "Ann's time ran out: a bot plays this decision for them" in (await timed.public(game))["log"]
+    await timed.step(game, 0)  # Ann is back in time to play it herself
+    await timed.later(120)
+    assert [seat for seat, _ in await timed.app.state.table.action_log(game["id"])] == [0]
