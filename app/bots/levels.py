@@ -11,12 +11,14 @@ it plays like "random".
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from app.games import LISTINGS
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 LEVELS = ("random", "strong")
 
 
@@ -41,7 +43,11 @@ def choose(level: str, view: dict[str, Any], rng: Chance) -> str:
     if level == "strong":
         strong = view_bot(view["title"])
         if strong is not None:
-            chosen = strong(view, offered, rng)
+            try:
+                chosen = strong(view, offered, rng)
+            except Exception:  # a strong bot's bug must not stall its seat: it plays randomly
+                log.exception("strong bot of %s failed; playing a random option", view.get("title"))
+                chosen = None
             if any(o["id"] == chosen for o in offered):
                 return chosen
     return random_choice([o["id"] for o in offered], rng)

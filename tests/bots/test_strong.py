@@ -93,3 +93,12 @@ def test_the_strong_bot_beats_random_in_most_two_player_games(title_id):
         match = arena.play_match(title_id, seats, seed=seed)
         won += match.winners == [seed % 2]
     assert won >= GAMES * 8 // 10, f"{won} of {GAMES}"
+
+
+def test_a_strong_bot_that_fails_plays_a_random_option_instead(monkeypatch):
+    def broken(view, offered, rng):
+        raise KeyError("a corner the bot does not read")
+
+    monkeypatch.setattr(levels, "view_bot", lambda title: broken)
+    view = {"title": "keythedral", "options": [{"id": "cancel"}, {"id": "pass"}]}
+    assert levels.choose("strong", view, random.Random(1)) == "pass"
