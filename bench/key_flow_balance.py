@@ -1,6 +1,6 @@
 """Key Flow content balance, measured over bot games (no server, no database).
 
-    .venv/bin/python bench/key_flow_balance.py [--games 500] [--players 2,4,6] [--top 0]
+    .venv/bin/python bench/key_flow_balance.py [--games 500] [--players 2,4,6] [--top 0] [--workers 2]
 
 For every card design (cards are counted by name; copies add up) and each player count:
 
@@ -20,6 +20,7 @@ payments), mean points and score parts, winners' mean, game length and games per
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -97,19 +98,49 @@ def play(players: int, seed: int, stats: dict) -> tuple[kf.Game, int]:
     return g, decisions
 
 
-def report(players: int, games: int, top: int, seconds: float = 0.0) -> None:
+def new_stats() -> dict:
     stats: dict = defaultdict(Counter)
-    stats["score"], stats["winner_score"] = [], []
-    lengths = []
+    stats["score"], stats["winner_score"], stats["lengths"] = [], [], []
+    return stats
+
+
+def play_seeds(job: tuple[int, list[int], float]) -> dict:
+    """Play these seeds in this process (one worker's share); stop early past ``seconds``."""
+    players, seeds, seconds = job
+    stats = new_stats()
     start = time.perf_counter()
-    for seed in range(games):
+    for seed in seeds:
         _, n = play(players, seed, stats)
-        lengths.append(n)
+        stats["lengths"].append(n)
         if seconds and time.perf_counter() - start > seconds:  # a time budget on a busy machine
             break
+    return dict(stats)
+
+
+def merge(parts: list[dict]) -> dict:
+    stats = new_stats()
+    for part in parts:
+        for key, value in part.items():
+            if isinstance(value, list):
+                stats[key] += value
+            else:
+                stats[key].update(value)
+    return stats
+
+
+def report(players: int, games: int, top: int, seconds: float = 0.0, workers: int = 1) -> None:
+    start = time.perf_counter()
+    jobs = [(players, list(range(w, games, workers)), seconds) for w in range(workers)]
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            stats = merge(pool.map(play_seeds, jobs))
+    else:
+        stats = merge([play_seeds(jobs[0])])
+    lengths = stats["lengths"]
     elapsed = time.perf_counter() - start
     games = len(lengths)
-    print(f"\n## {players} players: {games} bot games, {games / elapsed:.2f} games/s, "
+    print(f"\n## {players} players: {games} bot games, {games / elapsed:.2f} games/s ({workers} worker"
+          f"{'s' if workers > 1 else ''}), "
           f"{statistics.median(lengths):g} decisions per game ({min(lengths)}–{max(lengths)})")
     seats = games * players
     print(f"mean score {statistics.mean(stats['score']):.1f}, winners' mean {statistics.mean(stats['winner_score']):.1f}; "
@@ -136,9 +167,10 @@ def main() -> None:
     parser.add_argument("--players", default="2,4,6")
     parser.add_argument("--top", type=int, default=0, help="only the N cards with the most points per copy")
     parser.add_argument("--seconds", type=float, default=0.0, help="stop a player count early after this long")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing games side by side")
     args = parser.parse_args()
     for players in (int(x) for x in args.players.split(",")):
-        report(players, args.games, args.top, args.seconds)
+        report(players, args.games, args.top, args.seconds, args.workers)
 
 
 if __name__ == "__main__":
