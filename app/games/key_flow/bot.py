@@ -55,6 +55,11 @@ def effect_value(p: Player, e: Effect, want: set[str], own: bool) -> float:
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
+def token_worth(want: set[str]) -> float:
+    """What a keyple token is worth to keep (a winter card scoring tokens makes it more)."""
+    return 2.2 if "token" in want else 0.8
+
+
 def upgradable(p: Player) -> int:
     pw = powers(p)
     return sum(1 for e in p.village if live_panel(e) < len(CARDS[e["card"]].costs)
@@ -66,7 +71,97 @@ def flippable(p: Player) -> int:
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bool) -> float:
-    return sum(effect_value(p, e, want, own) for e in action)
+    ups = sum(e.amount for e in action if e.kind == "upgrade") if own else 0
+    if not ups:
+        return sum(effect_value(p, e, want, own) for e in action)
+    # transport and upgrades together: an upgrade is worth what it adds, when the transport
+    # of this same action (or what already sits on the card) makes one payable
+    carts = sum(e.amount for e in action if e.kind == "transport")
+    gain = reachable_upgrade(p, carts)
+    v = sum(effect_value(p, e, want, own) for e in action if e.kind != "upgrade")
+    if gain:
+        return v + 0.9 * gain + 0.6 * min(ups - 1, flippable(p))
+    return v + 0.6 * min(ups, flippable(p))
+
+
+_memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
+
+
+def adjacency(p: Player) -> dict[int, list[Entry]]:
+    key = ("near", id(p))
+    if key not in _memo:
+        from .rules import touching
+        _memo[key] = {id(a): [b for b in p.village if b is not a and touching(a, b)] for a in p.village}
+    return _memo[key]
+
+
+def distances_from(p: Player, e: Entry) -> dict[int, int]:
+    key = ("dist", id(p), id(e))
+    if key not in _memo:
+        _memo[key] = distances(p, e, adjacency(p))
+    return _memo[key]
+
+
+def reachable_upgrade(p: Player, carts: int) -> int:
+    """The most points one upgrade could add after moving at most ``carts`` resources
+    (each one space a point) onto the card it needs them on; 0 when none can."""
+    key = ("reach", id(p), carts)
+    if key in _memo:
+        return _memo[key]
+    pw = powers(p)
+    best = 0
+    for e in p.village:
+        c = CARDS[e["card"]]
+        level = live_panel(e)
+        if level >= len(c.costs):
+            continue
+        cost = c.costs[level]
+        gain = c.panels[level + 1].points - c.panels[level].points
+        if gain <= best or any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
+            continue
+        if can_pay(p, e, cost, pw) is not None:
+            best = gain
+            continue
+        if not carts:
+            continue
+        missing = shortfall(e, cost, pw)
+        dist = distances_from(p, e)
+        pool = {id(x): dict(x["res"]) for x in p.village if x is not e and id(x) in dist
+                and CARDS[x["card"]].kind != "store"}
+        steps = 0
+        for r, n in missing:
+            kinds = RESOURCES if "keyflower" in pw else (r, "gold")
+            for _ in range(n):
+                near = [(dist[i], i, k) for i, res in pool.items() for k in kinds if res.get(k)]
+                if not near:
+                    steps = carts + 1
+                    break
+                d, i, k = min(near)
+                pool[i][k] -= 1
+                steps += d
+        if steps <= carts:
+            best = gain
+    _memo[key] = best
+    return best
+
+
+def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
+    """Resources a card's next upgrade still lacks after what sits on it (gold on it fills in)."""
+    have = dict(e["res"])
+    out = []
+    for r, n in cost.resources:
+        use = min(n, have.get(r, 0))
+        have[r] = have.get(r, 0) - use
+        if n > use:
+            out.append((r, n - use))
+    spare = sum(have.get(r, 0) for r in (RESOURCES if "keyflower" in pw else ("gold",)))
+    trimmed = []
+    for r, n in out:
+        use = min(n, spare)
+        spare -= use
+        if n > use:
+            trimmed.append((r, n - use))
+    return trimmed
 
 
 def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str | None]:
@@ -79,7 +174,7 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
         for owner, e, tokens in targets(g, p, c):
             own = owner == p.seat
-            v = action_value(p, live_action(e), want, own) - 0.8 * tokens + (goal + 0.5 if own else -0.5)
+            v = action_value(p, live_action(e), want, own) - token_worth(want) * tokens + (goal + 0.2 if own else -0.3)
             if v > best[0]:
                 best = (v, f"on:{owner}:{e['col']}")
         return best
@@ -94,7 +189,9 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
     if c.boat:
         v += 3 if "boat" in want else 1
     if c.kind == "store":
-        v += 1.5 * min(4, sum(x["res"].get(r, 0) for x in p.village for r in c.accepts))
+        near = sum(x["res"].get(r, 0) for x in p.village for r in c.accepts)
+        makers = sum(1 for x in p.village if makes(CARDS[x["card"]]) & set(c.accepts))
+        v += c.store_points * min(4, 0.5 * near + makers) * EARLY.get(season, 1) / 2 if season != "winter" else 0
     return v, spot
 
 
@@ -111,11 +208,50 @@ def alone(p: Player, c: Card) -> float:
     return best
 
 
+def makes(c: Card) -> set[str]:
+    """Resources a card's panels produce onto it (any: each basic one)."""
+    out: set[str] = set()
+    for panel in c.panels:
+        for e in panel.action:
+            if e.kind == "gain" and e.what in RESOURCES:
+                out.add(e.what)
+            elif e.kind == "any":
+                out.update(BASIC)
+            elif e.kind == "convert":
+                out.update(g.what for g in e.gains if g.kind == "gain")
+    out.update(e.what for e in c.reward if e.kind == "gain")
+    return out
+
+
+def takes(c: Card) -> set[str]:
+    """Resources a card wants moved onto it: its upgrade costs, or what a store accepts."""
+    if c.kind == "store":
+        return set(c.accepts)
+    return {r for cost in c.costs for r, _ in cost.resources}
+
+
 def best_spot(p: Player, c: Card) -> str:
-    from .rules import spots
+    """A free place touching the cards that feed this one, or that it feeds (resources
+    then travel one space), nearest the home card otherwise."""
+    from .rules import spots, touching
     assert c.row is not None
-    cols = spots(p, c.row)
-    col = min(cols, key=lambda x: (abs(x), x))
+    wants, gives = takes(c), makes(c)
+
+    def affinity(col: int) -> float:
+        here = {"row": c.row, "col": col}
+        score = 0.0
+        for e in p.village:
+            if not touching(here, e):
+                continue
+            other = CARDS[e["card"]]
+            theirs = makes(other) | set(e["res"])
+            score += len(wants & theirs) * (2.0 if c.kind == "store" else 1.0)
+            score += 0.5 * ("gold" in theirs and bool(wants) and c.kind != "store")
+            score += len(gives & takes(other)) * (2.0 if other.kind == "store" else 1.0)
+            score += 0.3 * (other.season == "home")
+        return score
+
+    col = min(spots(p, c.row), key=lambda x: (-affinity(x), abs(x), x))
     return f"{c.row}:{col}"
 
 
@@ -124,6 +260,7 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     g, p = state, state.players[seat]
+    _memo.clear()
     want = goals(g, p)
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
@@ -133,7 +270,7 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
                 scored.append((v + rng.randrange(100) / 1000, o))
             return max(scored)[1]
         v, use = card_value(g, p, CARDS[p.choosing], want)
-        if use in offered and (g.phase == WINTER_K or v >= 1.0):
+        if use in offered and (g.phase == WINTER_K or v >= token_worth(want) + 0.2):
             return use
         return "discard" if "discard" in offered else next(o for o in offered if o != "cancel")
     if p.jobs:
@@ -153,13 +290,7 @@ def needs(p: Player, e: Entry) -> dict[str, int]:
 def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
     job: dict[str, Any] = p.jobs[0]
     if job["do"] == "any":
-        onto = find(p, job["onto"])
-        missing = needs(p, onto)
-        for r in BASIC:
-            if missing.get(r):
-                return f"take:{r}"
-        have = {r: sum(x["res"].get(r, 0) for x in p.village) for r in BASIC}
-        return f"take:{min(BASIC, key=lambda r: (r not in want, have[r]))}"
+        return f"take:{any_choice(p, find(p, job['onto']), want)}"
     if job["do"] == "convert":
         pays = [o for o in offered if o.startswith("pay:")]
         return max(pays, key=lambda o: p.skills[o[4:]] + p.doubles[o[4:]]) if pays else offered[-1]
@@ -174,6 +305,29 @@ def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
         flips = [o for o in offered if o.startswith("flip:")]
         return flips[0] if flips else "stop"
     return transport_choice(p, offered)
+
+
+def any_choice(p: Player, onto: Entry, want: set[str]) -> str:
+    """The resource to take onto ``onto``: what it lacks for its next upgrade, else what the
+    nearest card lacking one (or a store taking one) wants, else what a winter card wants."""
+    missing = needs(p, onto)
+    for r in BASIC:
+        if missing.get(r):
+            return r
+    dist = distances_from(p, onto)
+    score = {r: 0.0 for r in BASIC}
+    for x in p.village:
+        if x is onto or id(x) not in dist:
+            continue
+        c = CARDS[x["card"]]
+        for r in needs(p, x):
+            if r in score:
+                gain = c.panels[live_panel(x) + 1].points - c.panels[live_panel(x)].points
+                score[r] = max(score[r], gain / (1 + dist[id(x)]))
+        for r in c.accepts:
+            score[r] = max(score[r], c.store_points / (1 + dist[id(x)]))
+    have = {r: sum(x["res"].get(r, 0) for x in p.village) for r in BASIC}
+    return max(BASIC, key=lambda r: (score[r], r in want, -have[r]))
 
 
 def distances(p: Player, start: Entry, near: dict[int, list[Entry]]) -> dict[int, int]:
@@ -197,12 +351,10 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     for e in p.village:
         c = CARDS[e["card"]]
         if c.kind == "store":
-            wanted += [(e, r, 2.0) for r in c.accepts]
+            wanted += [(e, r, c.store_points + 0.5) for r in c.accepts]
         for r in needs(p, e):
             wanted += [(e, r, 3.0 + CARDS[e["card"]].panels[-1].points / 10), (e, "gold", 2.5)]
-    from .rules import touching
-    near = {id(a): [b for b in p.village if b is not a and touching(a, b)] for a in p.village}
-    maps = {id(e): distances(p, e, near) for e, _, _ in wanted}
+    maps = {id(e): distances_from(p, e) for e, _, _ in wanted}
     best, best_v = "stop", 0.0
     for o in offered:
         if not o.startswith("move:"):
@@ -225,7 +377,7 @@ def transport_choice(p: Player, offered: list[str]) -> str:
 
 def token_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
     # tokens a winter card scores are kept unless an activation is clearly worth more
-    best, best_v = "done", 2.5 if "token" in want else 0.9
+    best, best_v = "done", 2.8 if "token" in want else 0.9
     for o in offered:
         if not o.startswith("token:"):
             continue

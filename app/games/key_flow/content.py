@@ -245,7 +245,7 @@ BUILDINGS: dict[str, list[Design]] = {
                source=PUBLISHED),
         Design("Alehouse", ROAD, ((1, "token:1"), (4, "token:2")), ("iron+wood+stone",), ("K", "6+"),
                source=PUBLISHED),
-        Design("Apprentice Hall", ROAD, ((1, "skill:1"), (4, "skill:2")), ("wood+stone",), ("3+",)),
+        Design("Apprentice Hall", ROAD, ((1, "skill:1"), (4, "skill:2")), ("wood+stone",), ("K", "3+")),
         Design("Sheep Meadow", RIVER, ((1, ""), (4, "")), ("wood",), ("K", "5+"), reward="wood:1",
                animals="sheep"),
         Design("Pig Farm", RIVER, ((1, ""), (4, "")), ("stone",), ("4+",), reward="stone:1", animals="pig"),
@@ -268,7 +268,7 @@ BUILDINGS: dict[str, list[Design]] = {
         Design("Cartwright", ROAD, ((1, "transport:2 gold:1"), (4, "transport:3 gold:1")), ("wood+wood",),
                ("3+", "6+")),
         Design("Trading Post", ROAD, ((1, "gold:1 any:1"), (4, "gold:2 any:1")), ("iron+stone",), ("6+",)),
-        Design("Paddock", RIVER, ((2, ""), (5, "")), ("wood+stone",), ("K", "4+"), reward="gold:1",
+        Design("Paddock", RIVER, ((2, ""), (5, "")), ("wood+stone",), ("K", "4+"), reward="skill:1",
                animals="sheep pig"),
         Design("Dairy Farm", RIVER, ((2, ""), (5, "")), ("iron+wood",), ("3+",), reward="iron:1",
                animals="cow cow"),
@@ -276,7 +276,7 @@ BUILDINGS: dict[str, list[Design]] = {
     "autumn": [
         Design("Keythedral", ROAD, ((5, ""), (12, ""), (20, "")),
                ("iron+wood+stone", "iron+wood+stone+anvil+pick+saw"), ("K", "3+"), source=PUBLISHED),
-        Design("Sawmill", ROAD, ((2, "wood:1 gold:1"), (5, "wood:2 gold:1")), ("wood+wood+saw",), ("3+", "4+"),
+        Design("Sawmill", ROAD, ((2, "wood:1 gold:1"), (5, "wood:2 gold:1")), ("wood+wood+gold",), ("3+", "4+"),
                source=PUBLISHED),
         Design("Guildhall", ROAD, ((3, "transport:1 upgrade:1"), (7, "transport:2 upgrade:2")),
                ("iron+stone+wood+anvil",), ("K", "5+")),
@@ -285,7 +285,7 @@ BUILDINGS: dict[str, list[Design]] = {
         Design("Goldsmith", ROAD, ((2, "convert:any>gold:3"), (5, "convert:any>gold:4")), ("iron+gold",),
                ("3+", "6+")),
         Design("Manor", ROAD, ((3, "any:1 token:1"), (8, "any:2 token:1")), ("stone+stone+iron+anvil",), ("3+",)),
-        Design("Mill", RIVER, ((3, ""), (7, "")), ("wood+stone+saw",), ("3+",), reward="wood:1"),
+        Design("Mill", RIVER, ((3, ""), (7, "")), ("wood+stone+saw",), ("3+",), reward="skill:1"),
         Design("Farmstead", RIVER, ((2, ""), (5, "")), ("wood+iron",), ("3+",), reward="gold:1",
                animals="sheep cow"),
         Design("Piggery", RIVER, ((2, ""), (5, "")), ("stone+pick",), ("4+",), reward="stone:1", animals="pig pig"),
@@ -300,43 +300,43 @@ BOATS = [
     ("Keymelequin", "keymelequin", "3+", "Score green keyple cards as yellow or yellow as green."),
     ("Mansfield Ark", "mansfield", "4+", "Score pigs as sheep or sheep as pigs."),
 ]
-BOAT_POINTS = 2  # authored: each boat's own panel
+BOAT_POINTS = 1  # authored: each boat's own panel
 
 # Autumn location stores (seed names four; what they take and pay is authored).
 STORES = [
-    ("Blacksmith", ("iron",), 2, ("K", "3+")),
-    ("Stone Yard", ("stone",), 2, ("K", "4+")),
-    ("Timber Yard", ("wood",), 2, ("K", "5+")),
-    ("Barn", ("iron", "wood", "stone"), 1, ("K", "6+")),
+    ("Blacksmith", ("iron",), 3, ("K", "3+")),
+    ("Stone Yard", ("stone",), 3, ("K", "4+")),
+    ("Timber Yard", ("wood",), 3, ("K", "5+")),
+    ("Barn", ("iron", "wood", "stone"), 2, ("K", "6+")),
 ]
 
 # Keyple cards by season and marking (authored distribution; see the module docstring).
 KEYPLES: dict[str, dict[str, tuple[str, ...]]] = {
     "spring": {
-        "K": ("r1D", "y1D", "b1D", "g2D", "r2LD", "b2DR"),
-        "3+": ("y2LD", "r1Ds", "b1Dp", "y3LDR", "g1Dc", "r2DR"),
+        "K": ("r1D", "b1D", "g2D", "r2LD", "b2DR"),
+        "3+": ("y2LD", "r1Ds", "b1Dp", "y3LDR", "g1Dc", "r2R"),
         "4+": ("b2LDs", "y1D"),
         "5+": ("g2LDR", "r1Dp"),
         "6+": ("y2DRc", "b3LDR"),
     },
     "summer": {
-        "K": ("r2D", "y2D", "b2D", "g1D", "r1LDs", "y1DRp"),
-        "3+": ("b2LDR", "g2DR", "r3LD", "y1Dc", "b1Ds", "g1LDp", "r2DRc"),
-        "4+": ("y2LDs", "b1D"),
+        "K": ("r2D", "y2D", "b2D", "g1D", "r1LDc", "y1DRp"),
+        "3+": ("b2LDR", "g2R", "r3LD", "y1Dc", "b1Ds", "g1LDp", "r2DRc"),
+        "4+": ("y2Ls", "b1D"),
         "5+": ("r1D", "g3LDR", "y2DRp"),
         "6+": ("b2LDc", "r2D", "y1LD"),
     },
     "autumn": {
         "K": ("r2D", "y2D", "b2D", "g2D", "r3LDR", "b1Ds"),
-        "3+": ("y1Dp", "g1Dc", "r2LDs", "b2DRp", "y3LDR", "g2LD", "r1D", "b1DR", "y2Dc"),
-        "4+": ("r2DRp", "g1Ds", "b3LD"),
+        "3+": ("y1Dp", "g1Dc", "r2LDs", "b2DRp", "y3LDR", "g2L", "r1D", "b1DR", "y2Dc"),
+        "4+": ("r2Rp", "g1Ds", "b3LD"),
         "5+": ("y2LD", "r1Dc", "g2DRs"),
         "6+": ("b2D", "y1Dp", "r3DR"),
     },
     "winter": {
         "3+": ("r2D", "y2D", "b2D", "g2D", "r1Ds", "y1Dp", "b1Dc", "g3LDR", "r2LDp", "b2DRs"),
         "4+": ("y3LDR", "g1Dc", "r2DR"),
-        "5+": ("b2LD", "y1Ds", "g2DRp"),
+        "5+": ("b2L", "y1Ds", "g2DRp"),
         "6+": ("r1Dc", "b3LDR", "y2LDs", "g1D"),
     },
 }
@@ -344,12 +344,12 @@ KEYPLES: dict[str, dict[str, tuple[str, ...]]] = {
 # Winter scoring cards: (name, row, base points, rule, boat, copies, source). The K copies
 # are the winter K cards dealt at setup; the numbered ones are shuffled into the winter deck.
 SCORERS = [
-    ("Dairy", RIVER, 0, "cow+token=5", False, ("K", "K", "6+"), PUBLISHED),
-    ("Farmyard", ROAD, 3, "animal=1", False, ("K", "K", "3+"), PUBLISHED),
+    ("Dairy", RIVER, 3, "cow+token=5", False, ("K", "K", "6+"), PUBLISHED),
+    ("Farmyard", ROAD, 3, "animal=1", False, ("K", "K", "3+", "5+"), PUBLISHED),
     ("Craftsmen's Guild", ROAD, 2, "keyple:red+keyple:yellow+keyple:blue=3", False, ("K", "K"), PUBLISHED),
     ("Jeweller", ROAD, 0, "gold=2", False, ("K", "K", "3+"), PUBLISHED),
-    ("Scholar", ROAD, 0, "anvil=3|pick=3|saw=3", False, ("K", "K", "3+"), PUBLISHED),
-    ("Sea Breese", RIVER, 0, "boat=4", True, ("K", "K", "5+"), PUBLISHED),
+    ("Scholar", ROAD, 3, "anvil=3|pick=3|saw=3", False, ("K", "K", "3+"), PUBLISHED),
+    ("Sea Breese", RIVER, 0, "boat=4", True, ("K", "K"), PUBLISHED),
     ("Mercers' Guild", ROAD, 0, "iron+wood+stone=3", False, ("K", "K", "3+"), AUTHORED),
     ("Key Market", ROAD, 1, "keyple:green=2", False, ("K", "K", "5+"), AUTHORED),
     ("Village Hall", ROAD, 0, "keyple:red=2|keyple:yellow=2|keyple:blue=2|keyple:green=2", False, ("K", "K"),
@@ -357,7 +357,7 @@ SCORERS = [
     ("Scribes", RIVER, 0, "anvil+pick+saw=8", False, ("K", "K"), AUTHORED),
     ("Stockyard", RIVER, 0, "sheep+pig+cow=7", False, ("K", "K", "4+"), AUTHORED),
     ("Wainwright", ROAD, 0, "cart=4", False, ("K", "K", "4+"), AUTHORED),
-    ("Taproom", RIVER, 0, "token=2", False, ("K", "K", "3+"), AUTHORED),
+    ("Taproom", RIVER, 2, "token=3", False, ("K", "K", "3+"), AUTHORED),
     ("Apothecary", RIVER, 0, "keyple+keyple+keyple+keyple+keyple=6", False, ("K", "K"), AUTHORED),
     ("Stonemason", ROAD, 0, "stone+stone+stone=3", False, ("K", "K"), AUTHORED),
 ]

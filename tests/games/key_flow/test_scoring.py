@@ -25,7 +25,7 @@ WINTER = {
     "Scribes": ({"skills": {"anvil": 1, "pick": 1, "saw": 1}}, 8),
     "Stockyard": ({"cards": ["Paddock"], "under": ["g1Dc"]}, 7),
     "Wainwright": ({"cards": ["Stable", "Cartwright"]}, 12),  # with the home card: 3 transport cards
-    "Taproom": ({"tokens": 2}, 4),
+    "Taproom": ({"tokens": 2}, 6),
     "Apothecary": ({"under": ["r1D", "y1D", "b1D", "g1D", "r2D"]}, 6),
     "Stonemason": ({"res": {"stone": 4}}, 3),
 }
@@ -65,8 +65,9 @@ def test_final_score_adds_panels_flipped_tiles_stores_winter_cards_and_gold():
     build(g, 0, ids("Jeweller")[0], "road", -1, gold=2)
     p.village[0]["res"]["gold"] = 1
     s = score_player(p)
-    assert s["breakdown"] == {"panels": 20, "flipped tiles": 1, "stores": 6, "winter cards": 6, "gold": 0}
-    assert s["score"] == 33
+    per_iron = CARDS[store["card"]].store_points  # authored rate (3 an iron)
+    assert s["breakdown"] == {"panels": 20, "flipped tiles": 1, "stores": 3 * per_iron, "winter cards": 6, "gold": 0}
+    assert s["score"] == 27 + 3 * per_iron
     # Keythedral: 5 / 12 / 20 by upgrades (seed example)
     keythedral["tiles"] = []
     assert score_player(p)["breakdown"]["panels"] == 5
