@@ -19,7 +19,7 @@ from typing import Any
 
 from app.games.rng import Rng
 
-from .content import BASIC, CARDS, RESOURCES, ROAD, SKILLS, Card, Effect
+from .content import BASIC, CARDS, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, WINTER_K, Entry, Game, Player, can_pay, find, items, live_action, live_panel, options,
                     powers, season_name)
 from .scoring import accepts
@@ -126,18 +126,20 @@ def reachable_upgrade(p: Player, carts: int) -> int:
             continue
         missing = shortfall(e, cost, pw)
         dist = distances_from(p, e)
-        pool = {id(x): dict(x["res"]) for x in p.village if x is not e and id(x) in dist
-                and CARDS[x["card"]].kind != "store"}
+        # what could be moved: by place in the village (never by id(), so that ties
+        # break the same way in a game rebuilt from a view)
+        pool = {i: (dist[id(x)], dict(x["res"])) for i, x in enumerate(p.village)
+                if x is not e and id(x) in dist and CARDS[x["card"]].kind != "store"}
         steps = 0
         for r, n in missing:
             kinds = RESOURCES if "keyflower" in pw else (r, "gold")
             for _ in range(n):
-                near = [(dist[i], i, k) for i, res in pool.items() for k in kinds if res.get(k)]
+                near = [(d, i, k) for i, (d, res) in pool.items() for k in kinds if res.get(k)]
                 if not near:
                     steps = carts + 1
                     break
                 d, i, k = min(near)
-                pool[i][k] -= 1
+                pool[i][1][k] -= 1
                 steps += d
         if steps <= carts:
             best = gain
@@ -255,8 +257,9 @@ def best_spot(p: Player, c: Card) -> str:
     return f"{c.row}:{col}"
 
 
-def choose(state: Game, seat: Seat, rng: Rng) -> str:
-    offered = [o.id for o in options(state, seat)]
+def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
+    if offered is None:
+        offered = [o.id for o in options(state, seat)]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     g, p = state, state.players[seat]
@@ -388,4 +391,48 @@ def token_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
     return best
 
 
-__all__ = ["choose", "RESOURCES"]
+# --- The same bot from a seat's view alone (app/bots' "strong" level) ---
+
+def state_from_view(view: dict[str, Any]) -> tuple[Game, Seat]:
+    """A game holding only what this seat's view shows: every village, supply and count
+    in public, this seat's own hand, winter K cards, picked card and store cards. Other
+    seats' hands, the decks and the skill pile stay empty: the bot never reads them."""
+    pub, own = view["public"], view["private"]
+    seat = own["seat"]
+    reveals = pub["reveals"]
+    players = []
+    for pp in pub["players"]:
+        village = []
+        for e in pp["village"]:
+            keyples = [{"card": k["card"]["id"], "by": k["by"], "tokens": k["tokens"],
+                        "at": reveals if k["new"] else 0} for k in e["keyples"]]
+            village.append({"card": e["card"]["id"], "row": e["row"], "col": e["col"], "tiles": list(e["tiles"]),
+                            "res": dict(e["res"]), "stored": dict(e["stored"]), "keyples": keyples,
+                            "token_acts": e["acts"] - len(keyples), "placed": reveals if e["new"] else 0})
+        p = Player(seat=pp["seat"], home=pp["home"], store=pp["store"], village=village, tokens=pp["tokens"],
+                   skills={s: pp["skills"][s] - pp["doubles"][s] for s in SKILLS}, doubles=dict(pp["doubles"]),
+                   jobs=[dict(j) for j in pp["jobs"]], done=pp["done"])
+        if pp["seat"] == seat:
+            p.hand = [c["id"] for c in own["hand"]]
+            p.winter_k = [c["id"] for c in own["winter_k"]]
+            p.choosing = own["choosing"]["id"] if own["choosing"] else None
+            p.under_store = [c["id"] for c in own["under_store"]]
+        players.append(p)
+    g = Game(players=players, options={}, rng="", phase=pub["phase"], season=SEASONS.index(pub["season"]),
+             turn=pub["turn"], reveals=reveals, token_supply=pub["supply"]["tokens"],
+             tile_supply=pub["supply"]["upgrade_tiles"], doubles=dict(pub["supply"]["doubles"]))
+    return g, seat
+
+
+def choose_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: Any) -> str:
+    """The strong bot's choice from a seat's view and its listed options only (the view
+    dict a player's page or the API gets; never the game's state or secret)."""
+    ids = [o["id"] for o in offered]
+    if not ids:
+        raise ValueError("nothing to choose")
+    g, seat = state_from_view(view)
+    chosen = choose(g, seat, rng, ids)
+    return chosen if chosen in ids else next((i for i in ids if i != "cancel"), ids[0])
+
+
+__all__ = ["choose", "choose_from_view", "state_from_view", "RESOURCES"]

@@ -130,7 +130,24 @@ def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant
     for key, variants in cards:
         groups.setdefault(variants, []).append(key)
     merged = [(keys[0], variants) for variants, keys in groups.items()]
-    points, lines = _search(supply, merged, powers)
+    # Cards that could take none of the same items are independent: each group of cards
+    # that share item kinds is searched on its own (exact, and the searches multiply no
+    # more). Unallocated gold joins the group that takes gold.
+    points, lines, gold_line = 0, [], None
+    comps = _components(supply, merged, powers)
+    takes_gold = next((i for i, comp in enumerate(comps) if "gold" in comp[1]), None)
+    for i, (members, kinds) in enumerate(comps):
+        sub = {k: supply[k] for k in supply if k in kinds}
+        found, found_lines = _search(sub, [merged[j] for j in members], powers, sink=i == takes_gold)
+        points += found
+        lines += found_lines[:len(members)]
+        if i == takes_gold:
+            gold_line = found_lines[-1]
+    if gold_line is None:
+        gold = supply.get("gold", 0)
+        gold_line = Line("gold", GOLD_SINK.label, gold, gold, {"gold": gold} if gold else {})
+        points += gold
+    lines.append(gold_line)
     by_key = {line.key: line for line in lines}
     out = []
     for key, variants in cards:
@@ -140,13 +157,37 @@ def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant
     return points, out + [lines[-1]]
 
 
+def _components(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
+                powers: frozenset[str]) -> list[tuple[list[int], set[str]]]:
+    """Groups of cards (indices) linked by an item kind two of them could take, each with
+    the kinds it could take (in supply order)."""
+    takes = [{k for k in supply if any(accepts(slot, k, powers) for v in variants for slot in v.slots)}
+             for _, variants in cards]
+    parent = list(range(len(cards)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+    for i in range(len(cards)):
+        for j in range(i):
+            if takes[i] & takes[j]:
+                parent[root(i)] = root(j)
+    groups: dict[int, tuple[list[int], set[str]]] = {}
+    for i in range(len(cards)):
+        members, kinds = groups.setdefault(root(i), ([], set()))
+        members.append(i)
+        kinds |= takes[i]
+    return list(groups.values())
+
+
 def _search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
-            powers: frozenset[str]) -> tuple[int, list[Line]]:
+            powers: frozenset[str], sink: bool = True) -> tuple[int, list[Line]]:
     def alone_of(variants: tuple[Variant, ...]) -> int:
         return max(_max_sets(_Matching(supply, powers), 0, v) * v.points for v in variants)
     # The richest cards first: a good allocation is found early and prunes the rest.
     order = sorted(range(len(cards)), key=lambda i: -alone_of(cards[i][1]))
-    entries = [cards[i] for i in order] + [("gold", (GOLD_SINK,))]
+    entries = [cards[i] for i in order] + ([("gold", (GOLD_SINK,))] if sink else [])
     alone = [alone_of(variants) for _, variants in entries]
     rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
     best: dict[str, object] = {"points": -1, "choice": None, "matching": None}
@@ -183,7 +224,7 @@ def _search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]]
                         items[kind] = items.get(kind, 0) + n
         lines.append(Line(key, variants[vi].label, k, k * variants[vi].points, dict(sorted(items.items()))))
     by_card = {id(entries[j]): lines[j] for j in range(len(entries))}
-    lines = [by_card[id(cards[i])] for i in range(len(cards))] + [lines[-1]]
+    lines = [by_card[id(cards[i])] for i in range(len(cards))] + (lines[-1:] if sink else [])
     return best["points"], lines  # type: ignore[return-value]
 
 

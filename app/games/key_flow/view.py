@@ -12,7 +12,7 @@ card, the cards under a store card or the order of a face-down pile)::
     chosen     [seat]: seats that have chosen this turn (never what)
     players    [{seat, home, store, tokens, skills {skill: n}, doubles {skill: n}, hand_size,
                 winter_k (count), under_store (count), done, jobs [{do, left|n|pay}],
-                village [card in village]}]
+                village [card in village]}]; a job's "onto" is the card its resources land on
                a card in a village: {card (card json), row, col, x (col, +0.5 for the river),
                  live (index of the live panel), tiles ["house"|"points"], res {r: n},
                  stored {r: n} (autumn stores), keyples [{card, by, tokens, new}], acts, new}
@@ -59,7 +59,20 @@ def view(g: Game, seat: Seat | None) -> dict[str, Any]:
     return seat_view(g.players, seat, lambda: public_view(g), lambda own: private_view(g, own), g.log)
 
 
+_CARD_JSON: dict[str, dict[str, Any]] = {}
+
+
 def card_json(cid: str) -> dict[str, Any]:
+    """A card as the page shows it. Built once per card and shared by every view (a view
+    is read, encoded and sent, never changed in place): building these was most of the
+    cost of a view."""
+    out = _CARD_JSON.get(cid)
+    if out is None:
+        out = _CARD_JSON[cid] = _card_json(cid)
+    return out
+
+
+def _card_json(cid: str) -> dict[str, Any]:
     c: Card = CARDS[cid]
     out: dict[str, Any] = {"id": c.id, "name": c.name, "kind": c.kind, "season": c.season, "marking": c.marking,
                            "text": c.text, "source": c.source}
@@ -84,7 +97,7 @@ def entry_json(g: Game, e: Entry) -> dict[str, Any]:
 
 
 def job_json(job: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in job.items() if k in ("do", "left", "n", "pay", "gains")}
+    return {k: v for k, v in job.items() if k in ("do", "left", "n", "pay", "gains", "onto")}
 
 
 def player_public(g: Game, p: Player) -> dict[str, Any]:

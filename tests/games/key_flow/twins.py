@@ -1,18 +1,49 @@
 """Key Flow twin games: every hidden thing — a hand, the card chosen this turn until all
 have chosen, the winter K cards, the cards under a store card, the order of a deck, the K
-cards removed unseen and the face-down skill tile pile."""
+cards removed unseen and the face-down skill tile pile.
+
+The long-lived secrets (winter K cards, cards under a store card, the summer deck) start
+from a position a bot game reached, a different season for each seed, so the seeds
+together still cover every phase the secret lives through while each pair is driven over
+a shorter stretch (comparing every view at every step is the cost of these tests).
+"""
 
 from __future__ import annotations
 
 import app.games.key_flow as kf
 from app.games.key_flow.content import CARDS
-from app.games.key_flow.rules import OVER, Game
+from app.games.key_flow.bot import choose
+from app.games.key_flow.rules import DRAFT, OVER, Game
+from app.games.rng import Rng
 
 from ..twins import Twins
 
 
 def players_for(seed: int) -> int:
     return 2 + seed % 5  # 2 to 6 seats
+
+
+def reached(players: int, seed: int, done) -> Game:
+    """A game played by the bot from setup until ``done(game)`` holds."""
+    g = kf.setup(players, {}, seed)
+    rng = Rng(seed)
+    while not done(g):
+        seat = min(kf.to_act(g))
+        g = kf.apply(g, seat, choose(g, seat, rng))
+    return g
+
+
+def season_start(players: int, seed: int, season: int) -> Game:
+    """The first draft turn of a season (0 spring .. 3 winter), reached by bot play."""
+    return reached(players, seed, lambda g: g.season == season and g.phase == DRAFT and g.turn == 0
+                   and not any(p.chosen or p.choosing for p in g.players))
+
+
+def late_spring(players: int, seed: int) -> Game:
+    """Spring with one to three cards left in each hand (its last turns)."""
+    left = 1 + seed % 3
+    return reached(players, seed, lambda g: g.season == 0 and g.phase == DRAFT and len(g.players[0].hand) <= left
+                   and not any(p.chosen or p.choosing for p in g.players))
 
 
 def others_same_hands(ga: Game, gb: Game, holder: int) -> bool:
@@ -68,7 +99,7 @@ def chosen_use(seed: int) -> Twins:
 def winter_k(seed: int) -> Twins:
     """One of seat 1's winter K cards is another (one returned to the box) in the twin."""
     players = 2 + seed % 4  # with 6 players every winter K card is dealt
-    a = kf.setup(players, {}, seed)
+    a = season_start(players, seed, (2, 1, 0)[seed % 3])  # autumn, summer or spring
     b = kf.load(kf.dump(a))
     outside = next(c for c in b.box if CARDS[c].season == "winter" and CARDS[c].name not in
                    {CARDS[x].name for x in b.players[1].winter_k})
@@ -79,33 +110,34 @@ def winter_k(seed: int) -> Twins:
     def hidden(ga: Game, gb: Game) -> bool:
         return ga.players[1].winter_k != gb.players[1].winter_k
 
-    return Twins("key-flow", players, a, b, holder=1, hidden=hidden, steps=600,
-                 what=f"seat 1's winter K card {mine} is {outside}")
+    return Twins("key-flow", players, a, b, holder=1, hidden=hidden, steps=260,
+                 what=f"seat 1's winter K card {mine} is {outside} (from the {a.season + 1}. season)")
 
 
 def under_store(seed: int) -> Twins:
     """Seat 1's store card hides a different keyple card in the twin (from the box)."""
     players = 2 + seed % 4
-    a = kf.setup(players, {}, seed)
+    a = season_start(players, seed, (3, 2, 1, 0)[seed % 4])  # winter, autumn, summer, spring
     keyples = [c for c in a.box if CARDS[c].kind == "keyple"]
     first = keyples[0]
     second = next(c for c in keyples if CARDS[c].colour != CARDS[first].colour)
     b = kf.load(kf.dump(a))
     for g, kept in ((a, first), (b, second)):
         g.box.remove(kept)
-        g.players[1].under_store = [kept]
+        g.players[1].under_store = sorted(g.players[1].under_store + [kept], key=lambda c: (CARDS[c].name, c))
 
     def hidden(ga: Game, gb: Game) -> bool:
         return ga.phase != OVER and ga.players[1].under_store != gb.players[1].under_store
 
-    return Twins("key-flow", players, a, b, holder=1, hidden=hidden, steps=600,
-                 what=f"seat 1's store card hides {first} or {second}")
+    return Twins("key-flow", players, a, b, holder=1, hidden=hidden, steps=160,
+                 what=f"seat 1's store card hides {first} or {second} (from the {a.season + 1}. season)")
 
 
 def deck_order(seed: int) -> Twins:
-    """Two cards of the summer deck trade places (nobody knows the order)."""
+    """Two cards of the summer deck trade places (nobody knows the order), from spring's
+    last turns to the summer deal."""
     players = players_for(seed)
-    a = kf.setup(players, {}, seed)
+    a = late_spring(players, seed)
     b = kf.load(kf.dump(a))
     deck = b.decks["summer"]
     i = next(i for i in range(len(deck) - 1, 0, -1) if CARDS[deck[i]].name != CARDS[deck[0]].name)
@@ -119,9 +151,10 @@ def deck_order(seed: int) -> Twins:
 
 
 def removed_k(seed: int) -> Twins:
-    """A summer K card removed unseen trades places with one in the summer deck."""
+    """A summer K card removed unseen trades places with one in the summer deck (from
+    spring's last turns to the summer deal)."""
     players = 2 + seed % 4
-    a = kf.setup(players, {}, seed)
+    a = late_spring(players, seed)
     b = kf.load(kf.dump(a))
     out = next(c for c in b.box if CARDS[c].season == "summer")
     i = next(i for i, c in enumerate(b.decks["summer"]) if CARDS[c].name != CARDS[out].name)
