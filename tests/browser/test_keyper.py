@@ -142,3 +142,78 @@ def test_the_secret_fold_is_chosen_on_the_page(live_server, browser):
     assert chosen.split(":", 1)[1] in ann.locator(".log").inner_text() or "folds board" in ann.locator(".log").inner_text()
     ann_ctx.close()
     bob_ctx.close()
+
+
+def bot_actions_to(seed: int, stop) -> tuple[list[dict], object] | None:
+    """The bot's choices in a 2-player game of this seed up to the first position ``stop``
+    accepts (None if the game ends first)."""
+    import app.games.keyper as kp
+    from app.games.keyper.bot import choose
+    from app.games.rng import Rng
+
+    g, rng, actions = kp.setup(2, {}, seed), Rng(seed), []
+    while kp.result(g) is None:
+        if stop(g):
+            return actions, g
+        seat = min(kp.to_act(g))
+        option = choose(g, seat, rng)
+        actions.append({"seat": seat, "option": option})
+        g = kp.apply(g, seat, option)
+    return None
+
+
+def imported(live_server, seed: int, actions: list[dict]) -> dict:
+    from app.table.archive import FORMAT, FORMAT_VERSION
+    document = {"format": FORMAT, "version": FORMAT_VERSION, "title": "keyper", "options": {},
+                "players": ["Ann", "Bob"], "seed": seed, "actions": actions}
+    created = httpx.post(f"{live_server.url}/api/games/import", json=document)
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+def test_the_season_counter_and_a_housing_choice_on_the_page(live_server, browser):
+    """A game replayed to the middle of summer shows its season counter; one replayed to a
+    season's end where a player's farm cannot hold every animal asks that player, in the
+    action bar, which to keep (whole choices), and the other sees who is choosing."""
+    import app.games.keyper as kp
+
+    found = None
+    for seed in (30, 3, 11, 18, 20):
+        found = bot_actions_to(seed, lambda g: bool(g.queue) and g.queue[0]["do"] == "house"
+                               and len(kp.options(g, g.queue[0]["seat"])) > 1)
+        if found:
+            break
+    assert found, "no housing choice in the seeds tried"
+    actions, g = found
+    chooser = g.queue[0]["seat"]
+    middle = bot_actions_to(seed, lambda g: g.season == 1 and g.phase == "play" and not g.queue
+                            and sum(len(p.hand) for p in g.players) <= 8)
+    assert middle
+    mid = imported(live_server, seed, middle[0])
+    ARTIFACTS.mkdir(exist_ok=True)
+    for viewport, name, extra in ((DESKTOP, "desktop", {}), (PHONE, "phone", {"is_mobile": True})):
+        late = imported(live_server, seed, actions)  # a fresh copy: the choice below is made in it
+        ctx = browser.new_context(viewport=viewport, bypass_csp=True, **extra)
+        page = ctx.new_page()
+        page.goto(mid["seats"][0]["url"])
+        page.wait_for_function("window.keydom !== undefined")
+        assert page.locator(".kp-round").inner_text() == "Season 2/4"
+        if name == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(ARTIFACTS / f"keyper-midgame-{name}.png"))
+        page.goto(late["seats"][chooser]["url"])
+        page.wait_for_function("window.keydom !== undefined")
+        assert "cannot house every animal" in page.locator(".bar-prompt").inner_text()
+        houses = page.locator('.action-bar [data-option^="house:"]')
+        assert houses.count() == len(kp.options(g, chooser)) and houses.first.is_visible()
+        assert "House" in houses.first.inner_text()
+        page.screenshot(path=str(ARTIFACTS / f"keyper-housing-{name}.png"))
+        other = ctx.new_page()
+        other.goto(late["seats"][1 - chooser]["url"])
+        other.wait_for_function("window.keydom !== undefined")
+        assert "to choose which animals to house" in other.locator(".kp-now").inner_text()
+        before = version(page)
+        houses.first.click()
+        settled(page, before)
+        assert "houses" in page.locator(".log").inner_text()
+        ctx.close()

@@ -10,15 +10,23 @@ holds every fair it can, and folds its board to the face with the most useful fi
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
-                      SHIP_STEP, WHITE, Act, Building, layout)
+                      SHIP_STEP, STOCK, WHITE, Act, Building, layout)
 from .rules import (FOLD, Game, Player, act_options, board_fields, board_of,
-                    building_points, building_side, matched, options, parse_plan, payment, place_targets, returned_by,
+                    building_points, building_side, matched, new_board, options, parse_plan, payment, place_targets, returned_by,
                     season_name, tiebreak)
 
 Seat = int
+
+
+class Chance(Protocol):
+    """What the bot draws from: the game's ``Rng`` in tests and benches, a bot's own
+    ``random.Random`` when it plays from a view."""
+    def randrange(self, n: int) -> int: ...
 
 
 def tile_value(b: Building) -> float:
@@ -171,10 +179,14 @@ def target_value(g: Game, p: Player, colour: str, target: str) -> float:
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
+    return choose_among(state, seat, [o.id for o in options(state, seat)], rng)
+
+
+def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> str:
+    """One of the offered option ids; ``state`` may be the true game or one rebuilt from a
+    seat's view (``choose_from_view``): the bot reads only what the seat may see."""
     _memo.clear()
     _needs.clear()
-    listed = options(state, seat)
-    offered = [o.id for o in listed]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
@@ -207,7 +219,7 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     return act_choice(state, p, offered, rng)
 
 
-def turn_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
+def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
     keypers = [o for o in offered if o.startswith("keyper:")]
     keyples = [o for o in offered if o.startswith("keyple:")]
     if keypers and (not keyples or len(p.hand) <= 1 + rng.randrange(3)):
@@ -248,7 +260,7 @@ def place_choice(g: Game, p: Player, offered: list[str]) -> str:
     return max(spots, key=worth)
 
 
-def act_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
+def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
     job = g.queue[0]
     onward = [o for o in offered if o not in ("done", "cancel")]
     if not onward:
@@ -301,7 +313,7 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
     return onward[0]
 
 
-def fold_choice(g: Game, p: Player, offered: list[str], rng: Rng) -> str:
+def fold_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
     board = next(b for b in g.boards if b["folder"] == p.seat)
 
     def worth(o: str) -> float:
@@ -342,3 +354,59 @@ def surplus_choice(g: Game, p: Player, offered: list[str]) -> str:
         variety = len(set(left)) + 0.5 * min(2, left.count("white"))
         return 2.0 * variety + sum(KEYP_WORTH[KEYP_TILE_GAIN[c]] for c in put)
     return max(offered, key=worth)
+
+
+# --- Playing from a seat's view (the "strong" level of app/bots) ---
+
+def game_from_view(view: dict[str, Any]) -> tuple[Game, Seat]:
+    """A game rebuilt from what one seat sees: the public board, the seat's own face-down
+    fairs; nothing secret (the bag's order, the others' fairs, the dealt-out fairs) is
+    known or needed. Good enough for the bot's judgement, never for applying a choice."""
+    pub, own = view["public"], view.get("private") or {}
+    seat = view["seat"]
+    players = []
+    for q in pub["players"]:
+        p = Player(q["seat"], q["colour"], hand=list(q["hand"]), keyp=list(q["keyp"]), keyp_down=list(q["keyp_down"]),
+                   keyper=q["keyper"])
+        p.stock = {k: q["stock"].get(k, 0) for k in STOCK}
+        p.plots = {pl["plot"]: {"tiles": list(pl["tiles"]), "up": pl["up"], "keyples": [dict(k) for k in pl["keyples"]]}
+                   for pl in q["plots"]}
+        p.housed = {pl["plot"]: dict(pl["housed"]) for pl in q["plots"] if pl["housed"]}
+        p.home = [t["tile"] for t in q["home"]]
+        p.held = [t["tile"] for t in q["held"]]
+        p.shown = [dict(f) for f in q["shown"]]
+        p.winter = [f["id"] for f in q["winter"]]
+        p.ship = q["ship"]
+        if q["seat"] == seat:
+            p.fairs = {s: f["id"] for s, f in (own.get("fairs") or {}).items()}
+        players.append(p)
+    g = Game(players, {}, "", phase=pub["phase"], season=pub["season_index"], turn=pub["turn"], start=pub["start"],
+             last=pub["last"])
+    for b in pub["boards"]:
+        board = new_board(b["id"], b["fold"], b["folder"])
+        board["keyper"] = b["keyper"]
+        board["boat"] = b["boat"]["id"] if b["boat"] else None
+        for cell in b["cells"]:
+            if cell["key"] in board["spaces"] and not board["spaces"][cell["key"]]:
+                board["spaces"][cell["key"]] = [dict(k) for k in cell["keyples"]]
+        g.boards.append(board)
+    g.display = [d["tile"] if d else None for d in pub["display"]]
+    g.boats = [b["id"] for b in pub["boats"]]
+    g.aside = list(pub["aside"])
+    g.winter_fairs = [f["id"] for f in pub["winter_fairs"]]
+    g.supply = dict(pub["supply"])
+    step = pub.get("pending")
+    if step:
+        job = {k: v for k, v in step.items() if v is not None and k not in ("field", "first")}
+        g.queue = [job]
+    return g, seat
+
+
+def choose_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: Chance) -> str:
+    """The bot's choice from the seat's view alone (app/bots' "strong" level): the same
+    judgement as ``choose``, on a game rebuilt from the view, among the offered options."""
+    ids = [o["id"] for o in offered]
+    if not ids:
+        raise ValueError("nothing to choose")
+    g, seat = game_from_view(view)
+    return choose_among(g, seat, ids, rng)

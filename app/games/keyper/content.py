@@ -262,7 +262,7 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "Riding school", "brick gem", "house:horse,cow:4 | act:animal | per:housed:2"),
     building("c4", "farm", "spring", "Pig farm", "brick logs clay", "house:pig:3 | act:animal | per:housed:1",
              "Smokehouse", "wood wheat", "house:pig,boar:4 | act:animal | per:housed:1 | per:wheat:1"),
-    building("c5", "farm", "spring", "Deer park", "stone rock logs", "house:deer:3 | act:animal | per:housed:1",
+    building("c5", "farm", "spring", "Deer park", "stone rock 2logs", "house:deer:3 | act:animal | per:housed:1",
              "Royal forest", "gem", "house:deer,boar:4 | per:housed:2"),
     # farm, later seasons (7)
     building("c6", "farm", "summer", "Cattle ranch", "2wood clay", "house:cow,horse:4 | act:animal | per:housed:1",
@@ -284,7 +284,7 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "Sewers", "stone brick", "per:stone:1 | per:brick:1 | score:2"),
     building("c14", "village", "spring", "Pavements", "stone rock", "per:stone:1 | score:1",
              "Paved square", "2stone", "per:stone:2 | score:1"),
-    building("c15", "village", "spring", "Thatcher", "wheat logs", "act:wheat | per:wheat:1",
+    building("c15", "village", "spring", "Thatcher", "wheat logs clay", "act:wheat | per:wheat:1",
              "Thatched row", "wood", "act:2wheat | per:wheat:1 | score:1"),
     building("c16", "village", "spring", "Clay pit", "logs", "act:clay", "Brickfield", "brick",
              "act:2clay"),
@@ -300,9 +300,9 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
              "Joinery", "wood brick", "per:wood:2 | score:1"),
     building("c22", "village", "spring", "Potter", "brick clay", "per:brick:1",
              "Pottery", "brick stone", "per:brick:2 | score:1"),
-    building("c23", "village", "spring", "Inn", "wood brick", "score:3",
+    building("c23", "village", "spring", "Inn", "wood brick clay", "score:3",
              "Coaching inn", "stone gem", "score:6"),
-    building("c24", "village", "spring", "Chapel", "stone brick", "score:2 | per:keyple:white:1",
+    building("c24", "village", "spring", "Chapel", "stone brick wood", "score:2 | per:keyple:white:1",
              "Church", "stone wood", "score:4 | per:keyple:white:1"),
     building("c25", "village", "spring", "Mine", "wood stone", "act:ruby | act:sapphire",
              "Deep mine", "2finished", "act:2ruby | act:2sapphire"),
@@ -315,7 +315,7 @@ COUNTRY: dict[str, Building] = {b.id: b for b in [
     # village, later seasons (20)
     building("c29", "village", "summer", "Market hall", "2wood brick", "per:finished:1 | score:1",
              "Exchange", "gem", "per:finished:1 | per:gem:1 | score:2"),
-    building("c30", "village", "summer", "Lumber camp", "2brick", "act:2logs | per:keyple:brown:2",
+    building("c30", "village", "summer", "Lumber camp", "2brick logs", "act:2logs | per:keyple:brown:2",
              "Timber guild", "wood", "act:2logs | per:keyple:brown:2 | score:1"),
     building("c31", "village", "summer", "Brick kiln", "2stone", "act:clay>2brick | per:keyple:orange:2",
              "Tile works", "brick", "act:clay>2brick | per:keyple:orange:2 | score:1"),
@@ -377,22 +377,22 @@ def fair(fid: str, season: str, needs: str, points: int, back: str | None = None
 
 
 FAIRS: dict[str, Fair] = {f.id: f for f in [
-    fair("sp1", "spring", "wheat chicken", 3), fair("sp2", "spring", "brick sheep", 3),
+    fair("sp1", "spring", "2wheat chicken", 3), fair("sp2", "spring", "brick sheep", 3),
     fair("sp3", "spring", "wood goat", 3), fair("sp4", "spring", "stone pig", 3),
-    fair("sp5", "spring", "2wheat raw", 3), fair("sp6", "spring", "emerald raw", 3),
+    fair("sp5", "spring", "2wheat raw", 3), fair("sp6", "spring", "emerald 2rock", 3),
     fair("su1", "summer", "sheep brick wheat", 5), fair("su2", "summer", "2wood clay", 5),
     fair("su3", "summer", "2sheep wheat", 5), fair("su4", "summer", "ruby gold wheat", 5),
-    fair("su5", "summer", "boar wood logs", 5), fair("su6", "summer", "2finished wheat", 5),
-    fair("au1", "autumn", "chicken brick stone wheat", 7), fair("au2", "autumn", "2horse gem", 7),
-    fair("au3", "autumn", "pig 2wheat finished", 7), fair("au4", "autumn", "sapphire emerald finished", 7),
-    fair("au5", "autumn", "wood stone 2wheat", 7), fair("au6", "autumn", "3finished", 7),
+    fair("su5", "summer", "wood 2raw", 5), fair("su6", "summer", "2finished wheat", 5),
+    fair("au1", "autumn", "chicken stone wheat", 7), fair("au2", "autumn", "2horse gem", 7),
+    fair("au3", "autumn", "pig wheat finished", 7), fair("au4", "autumn", "sapphire emerald finished", 7),
+    fair("au5", "autumn", "stone wheat finished", 7), fair("au6", "autumn", "3finished", 7),
     fair("wi1", "winter", "2brick wheat", 4, "2brick 2wheat gold", 6),
-    fair("wi2", "winter", "2wood sheep", 4, "2wood 2sheep ruby", 6),
+    fair("wi2", "winter", "wood sheep wheat", 4, "2wood sheep wheat ruby", 6),
     fair("wi3", "winter", "2stone wheat", 4, "2stone 2wheat emerald", 6),
     fair("wi4", "winter", "chicken wheat clay", 4, "2chicken 2wheat clay", 6),
-    fair("wi5", "winter", "pig chicken raw", 4, "2pig 2chicken raw", 6),
+    fair("wi5", "winter", "chicken raw wheat", 4, "pig chicken 2raw wheat", 6),
     fair("wi6", "winter", "2ruby sapphire", 4, "2ruby 2sapphire finished", 6),
-    fair("wi7", "winter", "goat boar finished", 4, "2goat 2boar finished", 6),
+    fair("wi7", "winter", "goat finished wheat", 4, "goat boar 2finished wheat", 6),
     fair("wi8", "winter", "3wheat", 4, "4wheat gem", 6),
 ]}
 # Which winter-fair side may be held at the end of which season (seed FAQ).
@@ -415,9 +415,9 @@ def boat(bid: str, name: str, spring: str, summer: str, autumn: str, winter: str
 
 
 BOATS: dict[str, Boat] = {b.id: b for b in [
-    boat("b1", "Barge", "clay brick wheat", "clay brick emerald", "clay wheat", "brick stone ruby"),
+    boat("b1", "Barge", "clay wheat", "clay brick emerald", "clay brick", "brick stone ruby"),
     boat("b2", "Log raft", "logs wheat", "logs wood ruby", "wood stone sapphire", "wood brick gold"),
-    boat("b3", "Stone lighter", "rock stone wheat", "rock stone gold", "stone brick emerald", "stone wood sapphire"),
+    boat("b3", "Stone lighter", "rock stone wheat", "rock stone gold", "stone brick emerald", "stone wheat"),
     boat("b4", "Grain boat", "wheat clay logs", "wheat rock sapphire", "wheat brick ruby", "wheat wood emerald"),
     boat("b5", "Jewel galley", "emerald ruby rock", "clay logs", "ruby emerald logs", "gold sapphire wheat"),
     boat("b6", "Pedlar", "brick wood stone", "wood wheat", "brick stone wheat", "clay logs rock"),

@@ -1222,8 +1222,8 @@ def surplus_choices(g: Game, p: Player) -> list[list[str]]:
 
 def surplus_options(g: Game, p: Player) -> list[Option]:
     return [Option(f"surplus:{','.join(c)}", f"Put {', '.join(c)} onto your keyp tile "
-                   f"({', '.join(keyp_gain_text(x) for x in c)} when your keyper is played)", "surplus",
-                   f"keyptile:{p.seat}") for c in surplus_choices(g, p)]
+                   f"({', '.join(keyp_gain_text(x) for x in c)} when your keyper is played)", "surplus", None)
+            for c in surplus_choices(g, p)]
 
 
 def put_on_keyp(g: Game, p: Player, colours: list[str]) -> None:

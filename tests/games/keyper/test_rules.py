@@ -116,6 +116,8 @@ def test_supply_running_out_in_a_joint_action_active_first_then_alternating():
 
 def test_joint_actions_alternate_between_active_player_and_joiner():
     g = fresh()
+    give(g, 0, logs=2)  # something to build (the henhouse costs a log)
+    give(g, 1, logs=2)
     g = play(g, 0, "keyple:white", "space:1:2,2")  # build field
     g = play(g, 1, "join:white")
     assert [j["seat"] for j in g.queue if j["do"] == "act"] == [0, 1, 0, 1]
