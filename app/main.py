@@ -25,7 +25,8 @@ from app.api import games as api_games
 from app.api import hosting as api_hosting
 from app.api import notifications as api_notifications
 from app.api import ws as api_ws
-from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, make_limiter
+from app.api import chat as api_chat
+from app.api.ratelimit import ACTION_MESSAGE, CHAT_MESSAGE, CREATE_MESSAGE, make_limiter
 from app.hub import make_hub
 from app.hub.local import Hub
 from app.bots import hooks as bot_hooks
@@ -40,6 +41,7 @@ from app.web import bots as bot_pages
 from app.web import hosting as host_pages
 from app.web import pages
 from app.web import replay as replay_pages
+from app.web import social as social_pages
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
@@ -61,7 +63,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
                                                 settings.create_burst, CREATE_MESSAGE)
         app.state.action_limiter = make_limiter(settings, db.engine, "act", settings.actions_per_minute,
                                                 settings.actions_burst, ACTION_MESSAGE)
-        limiters = (app.state.create_limiter, app.state.action_limiter)
+        app.state.chat_limiter = make_limiter(settings, db.engine, "chat", settings.chat_per_minute,
+                                              settings.chat_burst, CHAT_MESSAGE)
+        limiters = (app.state.create_limiter, app.state.action_limiter, app.state.chat_limiter)
         for limiter in limiters:
             await limiter.start()
         _tune_garbage_collector()
@@ -86,6 +90,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.sockets_by_address = {}  # live websockets per client address (app.api.ws)
     app.include_router(api_games.router)
     app.include_router(api_archive.router)
+    app.include_router(api_chat.router)
     app.include_router(api_ws.router)
     app.include_router(api_notifications.router)
     app.include_router(api_hosting.router)
@@ -93,6 +98,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(bot_pages.router)
     app.include_router(host_pages.router)
     app.include_router(replay_pages.router)
+    app.include_router(social_pages.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _install_error_handlers(app)

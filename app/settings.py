@@ -46,6 +46,9 @@ class Settings:
     # Actions per minute per seat (and the burst allowed at once): far above any human or honest bot.
     actions_per_minute: int = field(default_factory=lambda: _int("ACTIONS_PER_MINUTE", 600))
     actions_burst: int = field(default_factory=lambda: _int("ACTIONS_BURST", 120))
+    # Chat lines per minute per sender (a seat or the host of a game), and the burst at once.
+    chat_per_minute: int = field(default_factory=lambda: _int("CHAT_PER_MINUTE", 12))
+    chat_burst: int = field(default_factory=lambda: _int("CHAT_BURST", 6))
     # Server processes; with more than one, rate limits live in Redis or PostgreSQL.
     workers: int = field(default_factory=lambda: _int("WORKERS", 1))
     # Addresses of reverse proxies whose X-Forwarded-For is believed ("" trusts nobody,

@@ -289,6 +289,11 @@
       let view;
       try { view = JSON.parse(event.data); } catch (e) { return; }
       if (view.error) return;
+      if (view.chat !== undefined) { // chat lines (chat.js shows them), and a rematch made
+        document.dispatchEvent(new CustomEvent("keydom:chat", { detail: view.chat }));
+        if (view.rematch && !body.querySelector(".rematch")) refresh();
+        return;
+      }
       const key = JSON.stringify(view.seats);
       // A line the table wrote (a seat's time ran out, a hand-over) moves no version.
       const lastLine = JSON.stringify((view.log || []).slice(-1));

@@ -93,6 +93,8 @@ class NewGame(BaseModel):
         "The host plays too: each seat's link opens the seat only after its player swaps it for a private link "
         "(one press on its page), and the host link no longer shows it. Without it the host link opens every seat."))
     time_limit: TimeLimitIn | None = Field(default=None, description="Null (the default): no time limit.")
+    chat_policy: Literal["read", "hidden"] = Field(default="read", description=(
+        "Who besides the players and the host sees the game's chat: 'read' (spectators read it) or 'hidden'."))
 
 
 class SeatLinkOut(BaseModel):
@@ -183,7 +185,7 @@ async def create_game(body: NewGame, table: TableDep, request: Request) -> Creat
     players = [p.model_dump() if isinstance(p, BotSeatIn) else p for p in body.players]
     limit = body.time_limit.limit() if body.time_limit else None
     created = await table.create_game(body.title, players, body.seed, body.options, host_plays=body.host_plays,
-                                      also=request.app.state.bots.clocks.writer(limit))
+                                      also=request.app.state.bots.clocks.writer(limit), chat_policy=body.chat_policy)
     await table.hosting.link_address_now()
     return created_out(created, base_url(request))
 

@@ -188,6 +188,7 @@ class PostgresRateLimiter:
 
 CREATE_MESSAGE = "Too many new games from your address; try again in {wait} s."
 ACTION_MESSAGE = "Too many actions from this seat; try again in {wait} s."
+CHAT_MESSAGE = "You are sending chat messages too fast; try again in {wait} s."
 
 
 def make_limiter(settings: Settings, engine, name: str, per_minute: int, burst: int,  # type: ignore[no-untyped-def]

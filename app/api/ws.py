@@ -5,6 +5,10 @@ seat's private step, which changes nothing this viewer sees, sends it nothing. C
 send ``{"since": <version>}`` (e.g. after reconnecting; the version of the view they hold);
 the server answers with the current view if it is newer.
 
+Chat lines come as ``{"chat": [<line>, ...]}`` frames (at connect, the newest lines; then
+each new one), to the seats and, if the host allows it, spectators; such a frame carries
+``"rematch": true`` once "Play again" made a new game from this one.
+
 A seat may also act here, as with ``POST /api/games/{id}/actions``:
 ``{"act": "<option id>", "version": <its view's version>}``. It is answered with
 ``{"acted": "<option id>", "version": <the new version>}`` (the new view follows as a frame
@@ -20,6 +24,7 @@ import json
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.api.chat import chat_frame
 from app.api.deps import same_origin
 from app.api.ratelimit import client_address
 from app.hub.local import Subscription
@@ -62,6 +67,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         listener = asyncio.create_task(_listen(websocket, sub, table, game_id, token))
         try:
             sent = await _send_view(websocket, table, viewer, -1)  # the version of the view sent last
+            chatted = await _send_chat(websocket, table, viewer, -1)  # the newest chat line sent
             handled = -1  # the newest game version this socket has looked at
             caught_up = -1  # the version this socket last answered a catch-up with
             while True:
@@ -83,6 +89,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                         await websocket.close(code=CLOSE_REFUSED, reason=refusal.message[:120])
                         return
                     sent = await _send_view(websocket, table, viewer, sent, force=True)
+                if sub.chat:  # a chat line (or the host's chat policy, or a rematch)
+                    sub.chat = False
+                    chatted = await _send_chat(websocket, table, viewer, chatted)
                 if sub.newest > handled:  # the game moved on; maybe not what this viewer sees
                     handled = sub.newest
                     sent = await _send_view(websocket, table, viewer, sent, known_version=sub.newest)
@@ -123,6 +132,14 @@ async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: i
             return sent
     await websocket.send_text(encode(view))
     return max(sent, view["version"])
+
+
+async def _send_chat(websocket: WebSocket, table: Table, viewer: Viewer, after: int) -> int:
+    """Send the chat lines newer than ``after`` this viewer may read, as ``{"chat": [...]}``."""
+    frame, newest = await chat_frame(table, viewer, after)
+    if frame is not None:
+        await websocket.send_text(encode(frame))
+    return newest
 
 
 async def _listen(websocket: WebSocket, sub: Subscription, table: Table, game_id: str, token: str | None) -> None:

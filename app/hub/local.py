@@ -15,6 +15,9 @@ from typing import Callable, Iterator
 
 log = logging.getLogger("keydom.hub")
 
+SEATS_CHANGED = -1  # a notice's version: the seats (or the table's own facts) changed: resend the view
+CHAT_CHANGED = -2  # a notice's version: the game's chat has a new line (app/table/chat.py)
+
 
 class Subscription:
     """What one websocket is owed: the newest version noticed, a forced resend, and what
@@ -26,9 +29,12 @@ class Subscription:
         self.force = False  # seats changed or the hub reconnected: resend even if same version
         self.client_since: int | None = None  # the client said which version it has
         self.client_gone = False
+        self.chat = False  # the game's chat has news for this socket
 
     def notify(self, version: int) -> None:
-        if version < 0:
+        if version == CHAT_CHANGED:
+            self.chat = True
+        elif version < 0:
             self.force = True
         elif version > self.newest:
             self.newest = version
@@ -55,6 +61,8 @@ class Hub:
         # Called with a game id when its seats changed (version -1), in this process or another:
         # the table forgets cached seat links, so a replaced link stops at once everywhere.
         self.on_seats_changed: list[Callable[[str | None], None]] = []  # None: every game
+        # Called with a game id when its chat has a new line (None: any game's may have).
+        self.on_chat_changed: list[Callable[[str | None], None]] = []
 
     @contextmanager
     def subscribe(self, game_id: str) -> Iterator[Subscription]:
@@ -82,21 +90,26 @@ class Hub:
         """The link to other processes broke, so notices may be missing: whoever caches
         seats forgets them all (a link may have been replaced meanwhile), and every local
         socket catches up."""
-        for forget in self.on_seats_changed:
+        for forget in [*self.on_seats_changed, *self.on_chat_changed]:
             forget(None)
         for game_id in list(self._subs):
-            self.deliver(game_id, -1)
+            self.deliver(game_id, SEATS_CHANGED)
+            self.deliver(game_id, CHAT_CHANGED)
 
     def deliver(self, game_id: str, version: int) -> None:
         """Wake every local socket watching this game."""
-        if version < 0:
+        if version == CHAT_CHANGED:
+            for forget in self.on_chat_changed:
+                forget(game_id)
+        elif version < 0:
             for forget in self.on_seats_changed:
                 forget(game_id)
         for sub in list(self._subs.get(game_id, ())):
             sub.notify(version)
 
     async def publish(self, game_id: str, version: int) -> None:
-        """Called after a commit. Version -1 means "seats changed" (a name was claimed)."""
+        """Called after a commit. Version -1 means "seats changed" (a name was claimed),
+        -2 "the chat has a new line"."""
         self.deliver(game_id, version)
 
     async def notify_in_transaction(self, session: object, game_id: str, version: int) -> None:

@@ -42,6 +42,11 @@ class Game(Base):
     # "host who plays": each seat's link is shown on the host page only until its player
     # opens it and gets a private one (app/table/hosting.py)
     host_plays: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
+    # what spectators see of the chat: "read" or "hidden" (app/table/chat.py)
+    chat_policy: Mapped[str] = mapped_column(String(8), default="read", server_default="read")
+    rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the game "Play again" made
+    # ended by the table, not its rules: {"kind": "abandoned" | "conceded", ...} (app/table/endings.py)
+    ending: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class Seat(Base):
@@ -64,6 +69,8 @@ class Seat(Base):
     # The link is one the host page shows and this is a "host who plays" game: it opens
     # nothing until its player swaps it for a private link.
     must_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
+    # a rematch seat whose link is worked out from its old link when that is next opened (app/table/rematch.py)
+    awaits_link: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa.false())
 
 
 class Action(Base):
@@ -87,6 +94,20 @@ class TableLine(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at_line: Mapped[int] = mapped_column(Integer)
     line: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """One line of a game's chat, by a seat (``seat``) or the host (``seat`` None)."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (sa.Index("ix_chat_messages_game_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(60))
+    text: Mapped[str] = mapped_column(String(400))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -35,6 +35,7 @@ from app.hub.local import Hub
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
 
+from .chat import Chat, check_policy
 from .events import TableEvent, TableEvents
 from .seats import Viewer, bot_level, bot_name, clean_name
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
@@ -159,6 +160,7 @@ class Table:
         # What happened, after it committed: notifications (and anything later) listen here.
         self.events = TableEvents()
         hub.on_seats_changed.append(self.forget_seats)
+        self.chat = Chat(self)  # the game's chat (chat.py)
 
     # --- Creating a game ---
     async def create_game(
@@ -169,12 +171,14 @@ class Table:
         options: dict[str, Any] | None = None,
         host_plays: bool = False,
         also: Callable[[AsyncSession, str], Awaitable[None]] | None = None,
+        chat_policy: str = "read",
     ) -> CreatedGame:
         """A new game that starts at once; a None (or blank) name leaves the seat open, and
         ``{"bot": level}`` gives the seat to a bot (app/bots plays it).
         ``host_plays``: each seat's link must be opened by its player (hosting.py).
         ``also(session, game_id)`` writes a listener's own rows for the game (its time limit,
-        app/bots/clocks.py) in the same transaction: the game is made with them or not at all."""
+        app/bots/clocks.py) in the same transaction: the game is made with them or not at all.
+        ``chat_policy``: "read" (spectators read the chat) or "hidden" (chat.py)."""
         title = _title_or_404(title_id)
         spec = title.TITLE
         if not isinstance(players, list) or not spec.min_players <= len(players) <= spec.max_players:
@@ -185,6 +189,7 @@ class Table:
         bots = iter(range(1, len(players) + 1))
         names = [bot_name(level, next(bots)) if level else clean_name(n) for n, level in zip(players, levels)]
         check_distinct(names)
+        chat_policy = check_policy(chat_policy)
         secret: int | None = None
         if seed is None:
             secret = secrets.randbits(SECRET_BITS)
@@ -204,7 +209,7 @@ class Table:
                 seed=seed, seed_given=secret is None, secret=None if secret is None else f"{secret:064x}",
                 status="active", version=0, snapshot=dump_snapshot(title, state),
                 host_hash=token_hash(host_token), host_name=next((n for n in names if n), None),
-                host_plays=host_plays,
+                host_plays=host_plays, chat_policy=chat_policy,
             ))
             await session.flush()
             session.add_all(

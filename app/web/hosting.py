@@ -21,6 +21,7 @@ from .bots import clocks_context, clocks_of, time_limit_from
 from .forms import refuse_cross_site, text_form
 from .pages import broken_link_page, templates
 from .qr import seat_qr
+from .social import host_social
 
 router = APIRouter(include_in_schema=False)
 NO_STORE = {"Cache-Control": "no-store"}  # the page holds every seat's secret
@@ -28,7 +29,7 @@ DONE = {"link": "Seat {n} has a new link; the old one no longer opens anything."
         "name": "Seat {n} is renamed.", "reopen": "Seat {n} is open again: its link is an invite now.",
         "address": "Links are now made with the address you chose.",
         "limit": "The time limit is changed; every running clock started again.",
-        "same-limit": "The time limit was already so."}
+        "same-limit": "The time limit was already so.", "chat": "The chat setting is saved."}
 _HOST_PORT = re.compile(r"[A-Za-z0-9.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
 
@@ -76,7 +77,7 @@ def _request_root(request: Request) -> str | None:
 
 
 async def _host_page(request: Request, hosted: HostedGame, host_token: str, error: str | None = None,
-                     done: str | None = None, status: int = 200) -> Response:
+                     done: str | None = None, status: int = 200, social: dict | None = None) -> Response:
     root = base_url(request)
     seat_url = {s.seat: f"{root}/g/{hosted.id}/seat/{s.token}" for s in hosted.seats if s.token}
     context = {
@@ -85,7 +86,7 @@ async def _host_page(request: Request, hosted: HostedGame, host_token: str, erro
         "host_url": f"{root}/g/{hosted.id}/host/{host_token}", "spectator_url": f"{root}/g/{hosted.id}",
         "reach": link_reach(request), "may_choose": may_choose_address(request),
         "this_page": _request_root(request),
-        **await clocks_context(request, hosted.id),
+        **await clocks_context(request, hosted.id), **(social or {}),
     }
     return templates.TemplateResponse(request, "host.html", context, status_code=status, headers=NO_STORE)
 
@@ -98,9 +99,10 @@ async def host_page(request: Request, game_id: str, host_token: str, table: Tabl
         hosted = await table.hosting.hosted(game_id, host_token)
     except (Forbidden, NotFound):
         return broken_link_page(request, await table.hosting.explain_link(game_id, host_token, role="host"))
-    message = (DONE[done].format(n=(seat or 0) + 1) if done in DONE and (done in ("address", "limit", "same-limit") or seat is not None and seat >= 0)
+    message = (DONE[done].format(n=(seat or 0) + 1) if done in DONE and (done in ("address", "limit", "same-limit", "chat") or seat is not None and seat >= 0)
                else None)
-    return await _host_page(request, hosted, host_token, done=message)
+    social = await host_social(table, game_id, host_token)  # chat, the end of the game (web/social.py)
+    return await _host_page(request, hosted, host_token, done=message, social=social)
 
 
 @router.post("/g/{game_id}/host/{host_token}/link-address")

@@ -16,6 +16,7 @@ from app.table.errors import BadRequest, Forbidden, NotFound
 from app.table.hosting import BrokenLink, LinkToOpen
 
 from . import bots as bot_pages
+from .social import game_social
 from .forms import refuse_cross_site, text_form
 from .qr import seat_qr
 from .render import game_context, title_content
@@ -69,7 +70,8 @@ async def create_from_form(request: Request, title_id: str, table: TableDep) -> 
         players, options, seed = _read_new_game_form(spec, form)
         limit = bot_pages.time_limit_from(form)
         created = await table.create_game(title_id, players, seed, options, host_plays=form.get("host_plays") == "on",
-                                          also=bot_pages.clocks_of(request).writer(limit))
+                                          also=bot_pages.clocks_of(request).writer(limit),
+                                          chat_policy="hidden" if form.get("chat_hidden") == "on" else "read")
     except BadRequest as refusal:
         return templates.TemplateResponse(
             request, "new_game.html", {"spec": spec, "form": form, "error": refusal.message,
@@ -105,6 +107,7 @@ def _read_new_game_form(spec: Any, form: Any) -> tuple[list[Any], dict[str, Any]
 async def spectate(request: Request, game_id: str, table: TableDep) -> Response:
     view = await table.view(await table.viewer(game_id, None))
     context = {**game_context(view, token=None), **await bot_pages.clocks_context(request, game_id)}
+    context.update(await game_social(table, view, None))  # the chat (web/social.py)
     return templates.TemplateResponse(request, "game.html", context)
 
 
@@ -121,6 +124,7 @@ async def play(request: Request, game_id: str, token: str, table: TableDep) -> R
         return await _claim_page(request, table, view, token)
     context = {**game_context(view, token=token), **await bot_pages.clocks_context(request, game_id)}
     context["away"] = await bot_pages.away_level(request, game_id, view["seat"])  # a bot plays for this seat
+    context.update(await game_social(table, view, token))  # the chat (web/social.py)
     return templates.TemplateResponse(request, "game.html", context, headers=NO_STORE)
 
 
