@@ -26,6 +26,7 @@ from app.api import hosting as api_hosting
 from app.api import notifications as api_notifications
 from app.api import ws as api_ws
 from app.api import chat as api_chat
+from app.api import endings as api_endings
 from app.api.ratelimit import ACTION_MESSAGE, CHAT_MESSAGE, CREATE_MESSAGE, make_limiter
 from app.hub import make_hub
 from app.hub.local import Hub
@@ -38,6 +39,7 @@ from app.table.errors import TableError
 from app.table.history import History
 from app.table.service import Table
 from app.web import bots as bot_pages
+from app.web import endings as ending_pages
 from app.web import hosting as host_pages
 from app.web import pages
 from app.web import replay as replay_pages
@@ -91,6 +93,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(api_games.router)
     app.include_router(api_archive.router)
     app.include_router(api_chat.router)
+    app.include_router(api_endings.router)
     app.include_router(api_ws.router)
     app.include_router(api_notifications.router)
     app.include_router(api_hosting.router)
@@ -99,6 +102,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(host_pages.router)
     app.include_router(replay_pages.router)
     app.include_router(social_pages.router)
+    app.include_router(ending_pages.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _install_error_handlers(app)

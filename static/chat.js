@@ -1,21 +1,9 @@
-// The game's chat: open and close the panel, send a line, add the lines that arrive.
+// Times shown in the reader's own time (log lines and chat lines), and
+// the game's chat: open and close the panel, send a line, add the lines that arrive.
 // Lines are always set as text (never as HTML). On the game page new lines come over the
 // game's websocket (game.js passes them on as "keydom:chat"); the host page asks now and then.
 (function () {
   "use strict";
-  const root = document.getElementById("chat");
-  if (!root) return;
-  const gameId = root.dataset.game;
-  const token = root.dataset.token || "";
-  const toggle = root.querySelector(".chat-toggle");
-  const panel = root.querySelector(".chat-panel");
-  const list = root.querySelector(".chat-lines");
-  const empty = root.querySelector(".chat-empty");
-  const unread = root.querySelector(".chat-unread");
-  const form = root.querySelector(".chat-form");
-  const error = root.querySelector(".chat-error");
-  let unseen = 0;
-
   function clock(iso) {
     const when = new Date(iso);
     if (isNaN(when)) return "";
@@ -29,6 +17,25 @@
     });
   }
   window.keydomLocalTimes = localTimes;
+  // The log's lines carry their times too.
+  const gameBody = document.getElementById("game-body");
+  if (gameBody) {
+    localTimes(gameBody);
+    document.addEventListener("keydom:updated", function () { localTimes(gameBody); });
+  }
+
+  const root = document.getElementById("chat");
+  if (!root) return;
+  const gameId = root.dataset.game;
+  const token = root.dataset.token || "";
+  const toggle = root.querySelector(".chat-toggle");
+  const panel = root.querySelector(".chat-panel");
+  const list = root.querySelector(".chat-lines");
+  const empty = root.querySelector(".chat-empty");
+  const unread = root.querySelector(".chat-unread");
+  const form = root.querySelector(".chat-form");
+  const error = root.querySelector(".chat-error");
+  let unseen = 0;
 
   function isOpen() { return !panel.hidden; }
   function show(open) {

@@ -17,6 +17,7 @@
   let lastLog = null;
   // Log lines older than the view carries, fetched on "Earlier…": line number -> text.
   const older = new Map();
+  const olderTimes = new Map(); // line number -> when it was written (ISO, UTC)
   const between = new Map(); // the table's own lines (a seat taken...): line number before them -> texts
   let oldest = null; // the number of the oldest line fetched
 
@@ -165,9 +166,10 @@
     if (!response.ok) throw new Error("log " + response.status);
     const page = await response.json();
     page.lines.forEach(function (text, i) { older.set(page.first + i, text); });
+    (page.times || []).forEach(function (at, i) { if (at) olderTimes.set(page.first + i, at); });
     (page.table_lines || []).forEach(function (t) {
       if (!between.has(t.after)) between.set(t.after, []);
-      between.get(t.after).push(t.line);
+      between.get(t.after).push({ line: t.line, at: t.at });
     });
     if (page.lines.length && (oldest === null || page.first < oldest)) oldest = page.first;
   }
@@ -198,16 +200,23 @@
       return;
     }
     list.querySelectorAll("li.earlier").forEach(function (item) { item.remove(); });
-    function add(text) {
+    function add(text, at) {
       const item = document.createElement("li");
       item.className = "earlier";
-      item.textContent = text;
+      if (at) {
+        const time = document.createElement("time");
+        time.setAttribute("datetime", at);
+        time.textContent = at.slice(11, 16);
+        item.append(time, " ");
+      }
+      item.append(text);
       list.appendChild(item);
     }
     for (let n = first - 1; n >= oldest; n -= 1) {
-      add(older.get(n));
-      (between.get(n - 1) || []).slice().reverse().forEach(add);
+      add(older.get(n), olderTimes.get(n));
+      (between.get(n - 1) || []).slice().reverse().forEach(function (t) { add(t.line, t.at); });
     }
+    if (window.keydomLocalTimes) window.keydomLocalTimes(list);
     if (button && oldest <= 1) {
       button.remove(); // the whole log is shown
     } else if (button) {
@@ -218,6 +227,7 @@
 
   function forget() {
     older.clear();
+    olderTimes.clear();
     between.clear();
     oldest = null;
   }

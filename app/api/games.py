@@ -140,9 +140,12 @@ class ScoreOut(BaseModel):
 
 
 class ResultOut(BaseModel):
-    scores: list[ScoreOut]
+    scores: list[ScoreOut] = Field(description="Empty for a game the table ended (abandoned, conceded).")
     winners: list[int]
     reason: str
+    ended: Literal["abandoned", "conceded"] | None = Field(default=None, description=(
+        "Set when the table ended the game before its rules did: the host ended it as abandoned, or a seat conceded."))
+    conceded: list[int] = Field(default=[], description="The seats that conceded (ranked last).")
 
 
 class ViewOut(BaseModel):
@@ -215,6 +218,7 @@ async def get_game(game_id: str, table: TableDep, token: TokenDep) -> JSONView:
 class TableLineOut(BaseModel):
     after: int = Field(description="The number of the rules' line just before it (0: before the first).")
     line: str
+    at: str | None = Field(default=None, description="When it was written (ISO 8601, UTC).")
 
 
 class LogPageOut(BaseModel):
@@ -223,6 +227,8 @@ class LogPageOut(BaseModel):
     total: int = Field(description="Lines written in the whole game so far; the newest is line `total`.")
     first: int = Field(description="The number of the first line in `lines`.")
     lines: list[str] = Field(description="The rules' lines, oldest first, with the players' names written in.")
+    times: list[str | None] = Field(default=[], description=(
+        "When each of `lines` was written (ISO 8601, UTC): the time of the action that wrote it; null if unknown."))
     table_lines: list[TableLineOut] = Field(description="The table's own lines among them (a seat taken...), oldest first.")
 
 

@@ -36,6 +36,9 @@ from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
 
 from .chat import Chat, check_policy
+from .endings import Endings, ending_result
+from .logtimes import LogTimes, stamp
+from .rematch import Rematch
 from .events import TableEvent, TableEvents
 from .seats import Viewer, bot_level, bot_name, clean_name
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
@@ -62,7 +65,8 @@ def _bump(public: bool) -> Any:
                   view_changed_at=bindparam("new_view_changed_at"))
     if public:
         values["updated_at"] = bindparam("now")
-    return (update(GAMES).where(GAMES.c.id == bindparam("game"), GAMES.c.version == bindparam("old_version"))
+    return (update(GAMES).where(GAMES.c.id == bindparam("game"), GAMES.c.version == bindparam("old_version"),
+                                GAMES.c.status == "active")  # not a game the table ended meanwhile (endings.py)
             .values(**values))
 
 
@@ -105,6 +109,7 @@ class Snapshot:
     view_versions: list[int] | None = None
     fingerprints: list[str] | None = None
     view_changed_at: list[float | None] | None = None
+    ending: dict[str, Any] | None = None  # ended by the table, not its rules (endings.py)
 
     def view_versions_for(self, seats: int) -> list[int]:
         vv = self.view_versions
@@ -137,6 +142,12 @@ class StateCache:
             return item
         return None
 
+    def drop(self, game_id: str) -> None:
+        self._items.pop(game_id, None)
+
+    def clear(self) -> None:
+        self._items.clear()
+
     def put(self, snap: Snapshot) -> None:
         current = self._items.get(snap.game_id)
         if current and current.version > snap.version:
@@ -161,6 +172,9 @@ class Table:
         self.events = TableEvents()
         hub.on_seats_changed.append(self.forget_seats)
         self.chat = Chat(self)  # the game's chat (chat.py)
+        self.endings = Endings(self)  # abandoned and conceded games (endings.py)
+        self.rematch = Rematch(self)  # "Play again" (rematch.py)
+        self.log_times = LogTimes(self)  # when each log line was written (logtimes.py)
 
     # --- Creating a game ---
     async def create_game(
@@ -275,7 +289,9 @@ class Table:
         if game_id is None:
             self._seats_by_hash.clear()
             self.cache.names.clear()
+            self.cache.clear()
             return
+        self.cache.drop(game_id)  # the table's facts may have changed too (a game ended: endings.py)
         for digest in [d for d, (g, _) in self._seats_by_hash.items() if g == game_id]:
             del self._seats_by_hash[digest]
         self.cache.names.pop(game_id, None)
@@ -343,7 +359,7 @@ class Table:
         async with self.db.read() as session:
             row = (await session.execute(
                 select(Game.title, Game.version, Game.status, Game.seed_given, Game.view_versions,
-                       Game.view_changed_at, case((Game.version == (cached.version if cached else -1), None),
+                       Game.view_changed_at, Game.ending, case((Game.version == (cached.version if cached else -1), None),
                             else_=Game.snapshot).label("snapshot"))
                 .where(Game.id == game_id)
             )).one_or_none()
@@ -351,10 +367,16 @@ class Table:
                 raise NotFound("There is no game with that id.")
             if cached is not None and row.snapshot is None:
                 snap = cached
+                if cached.status != row.status:  # ended by the table meanwhile (endings.py)
+                    snap = Snapshot(game_id, row.title, row.version, row.status, cached.state, row.seed_given,
+                                    view_versions=row.view_versions, view_changed_at=row.view_changed_at,
+                                    ending=row.ending)
+                    self.cache.put(snap)
             else:
                 snap = Snapshot(game_id, row.title, row.version, row.status,
                                 get_title(row.title).load(orjson.loads(row.snapshot)), seed_given=row.seed_given,
-                                view_versions=row.view_versions, view_changed_at=row.view_changed_at)
+                                view_versions=row.view_versions, view_changed_at=row.view_changed_at,
+                                ending=row.ending)
                 self.cache.put(snap)
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
@@ -392,6 +414,8 @@ class Table:
         assert seat is not None
         if names[seat] is None:
             raise Forbidden("Take this seat first: type your name on your invite page.")
+        if snap.ending is not None:
+            raise NotOffered("This game is over: it was " + snap.ending["kind"] + ".")
         if version != snap.view_version(seat):
             raise StaleVersion(
                 f"The game has moved on (you saw version {version}, it is now at "
@@ -484,13 +508,14 @@ class Table:
         after = TableLine.at_line < end - 1 if end <= log.total else TableLine.at_line <= log.total
         async with self.db.read() as session:
             table_lines = (await session.execute(
-                select(TableLine.at_line, TableLine.line)
+                select(TableLine.at_line, TableLine.line, TableLine.created_at)
                 .where(TableLine.game_id == game_id, TableLine.at_line >= start - 1, after)
                 .order_by(TableLine.id)
             )).all()
         display = seat_names(names)
         return {"total": log.total, "first": start, "lines": [name_seats(line, display) for line in lines],
-                "table_lines": [{"after": at, "line": line} for at, line in table_lines]}
+                "times": await self.log_times.line_times(game_id, start, end),
+                "table_lines": [{"after": at, "line": line, "at": stamp(when)} for at, line, when in table_lines]}
 
     async def _stored_lines(self, snap: Snapshot, start: int, end: int) -> list[str]:
         """Lines ``start`` to ``end - 1`` from the actions table, counting down from the
@@ -626,6 +651,8 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
     ``table_lines`` are the table's own log lines (claims, the host's changes; hosting.py)."""
     core = core if core is not None else view_core(title, snap.state, seat)
     display = seat_names(names)
+    if snap.ending is not None:  # ended by the table: nobody owes anything, the table's result
+        core = dict(core, to_act=[], options=[], result=ending_result(snap.ending, display))
     return {
         "id": snap.game_id,
         "title": snap.title,

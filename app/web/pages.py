@@ -192,6 +192,7 @@ async def fragment(request: Request, game_id: str, table: TableDep, token: Token
     """The live part of the game page, re-rendered for a websocket update."""
     view = await table.view(await table.viewer(game_id, token))
     context = {**game_context(view, token=token), **await bot_pages.clocks_context(request, game_id)}
+    context.update(await game_social(table, view, token))  # play again, concede (web/social.py)
     return templates.TemplateResponse(request, "_game_body.html", context, headers={"Cache-Control": "no-store"})
 
 

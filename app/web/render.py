@@ -84,6 +84,8 @@ def tab_title(view: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def status_line(view: dict[str, Any], names: dict[int, str]) -> str:
+    if view["result"] and view["result"].get("ended") == "abandoned":  # app/table/endings.py
+        return "Game over — the host ended it as abandoned."
     if view["result"] and len(view["result"]["scores"]) == 1:
         # Solo: nobody to beat; the score (and the title's rating, in its note) is the news.
         own = view["result"]["scores"][0]
