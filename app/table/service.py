@@ -652,7 +652,8 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
     core = core if core is not None else view_core(title, snap.state, seat)
     display = seat_names(names)
     if snap.ending is not None:  # ended by the table: nobody owes anything, the table's result
-        core = dict(core, to_act=[], options=[], result=ending_result(snap.ending, display))
+        private = dict(core["private"], prompt=None) if core.get("private") else core.get("private")
+        core = dict(core, to_act=[], options=[], private=private, result=ending_result(snap.ending, display))
     return {
         "id": snap.game_id,
         "title": snap.title,
