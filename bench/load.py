@@ -30,6 +30,7 @@ import multiprocessing as mp
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -278,6 +279,20 @@ def new_games(http: httpx.Client, base: str, count: int, seats: int, offset: int
     return games
 
 
+def start_profile(args: argparse.Namespace, server_pid: int) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the server process (only threads holding the GIL: Python's CPU)
+    over the measured window, into ``--profile`` as raw folded stacks."""
+    if not args.profile:
+        return None
+    worker = max(process_tree(server_pid))  # with --workers, one of the serving children
+    spy = shutil.which("py-spy", path=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}")
+    if spy is None:
+        raise SystemExit("--profile needs py-spy: .venv/bin/pip install py-spy")
+    return subprocess.Popen([spy, "record", "--gil", "--nonblocking", "-r", "200", "-d", str(int(args.duration)),
+                             "-f", "raw", "-o", args.profile, "-p", str(worker)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float]:
     if args.database_url and "postgres" in args.database_url and args.reset:
         _reset_postgres(args.database_url)
@@ -316,9 +331,12 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
             pipe.send((start, args.warmup, args.duration))
         time.sleep(max(0.0, start + args.warmup - time.time()))
         server_cpu0 = cpu_seconds(pids)
+        spy = start_profile(args, server.pid)
         time.sleep(max(0.0, start + args.warmup + args.duration - time.time()))
         server_cpu1 = cpu_seconds(pids)
         results = [pipe.recv() for pipe in pipes]
+        if spy is not None:
+            spy.wait(30)
         for proc in clients:
             proc.join(10)
     finally:
@@ -368,6 +386,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database-url", default="")
     parser.add_argument("--reset", action="store_true", help="empty that PostgreSQL database before each run")
+    parser.add_argument("--profile", default="", help="py-spy the server over the measured window into this file")
     args = parser.parse_args()
     os.sched_setaffinity(0, cpu_list(args.client_cpus))
     kind = "PostgreSQL" if "postgres" in args.database_url else "SQLite"

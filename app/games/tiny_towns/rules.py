@@ -65,12 +65,12 @@ Decisions on points the rulebook leaves open (each is stated again where it is c
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
+from app.games.plainstate import plain
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
@@ -535,9 +535,14 @@ def any_fits(p: Player, cards: list[str]) -> bool:
     remembered and only a card whose squares changed is searched again."""
     if not cards:
         return False
-    fresh = {tuple(c) for c in p.fresh}
-    squares = tuple(_matches(p.town[cell], cell in fresh) for cell in iter_cells())
+    squares = town_squares(p)
     return any(_fits(squares, card) for card in cards)
+
+
+def town_squares(p: Player) -> tuple[str | None, ...]:
+    """What each square of the town can match in a layout, in reading order."""
+    fresh = {tuple(c) for c in p.fresh}
+    return tuple(_matches(p.town[cell], cell in fresh) for cell in iter_cells())
 
 
 WILD = "*"  # a square that matches any resource (a Trading Post from an earlier round)
@@ -585,7 +590,8 @@ def buildable(g: Game, p: Player) -> list[str]:
     cards = list(g.cards)
     if p.monument and p.monument_round is None:
         cards.append(p.monument)
-    return [c for c in cards if layouts_in_town(g, p, c)]
+    squares = town_squares(p)
+    return [c for c in cards if _fits(squares, c)]
 
 
 def construction_options(g: Game, p: Player) -> list[Option]:
@@ -1099,22 +1105,34 @@ def options(g: Game, seat: Seat) -> list[Option]:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-    g = load(dump(g))
+    g = clone(g)
     ACTIONS[g.phase](g, g.players[seat], option_id)
     return g
 
 
-# --- Saving: plain JSON ---
+# --- Saving: plain JSON (copied by hand: ``copy.deepcopy`` cost half of every action) ---
+
+_SPECIAL = ("players", "log")
+
 
 def dump(g: Game) -> dict[str, Any]:
-    raw = {k: copy.deepcopy(v) for k, v in vars(g).items() if k not in ("players", "log")}
-    raw["players"] = [{**{k: copy.deepcopy(v) for k, v in vars(p).items() if k != "town"},
+    raw = {k: plain(v) for k, v in vars(g).items() if k not in _SPECIAL}
+    raw["players"] = [{**{k: plain(v) for k, v in vars(p).items() if k != "town"},
                        "town": p.town.to_json()} for p in g.players]
     raw["log"] = g.log.dump()
     return raw
 
 
 def load(raw: dict[str, Any]) -> Game:
-    raw = copy.deepcopy(raw)
-    players = [Player(**{**p, "town": Town.from_json(p["town"])}) for p in raw.pop("players")]
-    return Game(players=players, log=GameLog.load(raw.pop("log", [])), **raw)
+    rest = {k: plain(v) for k, v in raw.items() if k not in _SPECIAL}
+    players = [Player(**{**{k: plain(v) for k, v in p.items() if k != "town"}, "town": Town.from_json(p["town"])})
+               for p in raw["players"]]
+    return Game(players=players, log=GameLog.load(raw.get("log", [])), **rest)
+
+
+def clone(g: Game) -> Game:
+    """An independent copy, for ``apply`` to change."""
+    rest = {k: plain(v) for k, v in vars(g).items() if k not in _SPECIAL}
+    players = [Player(**{**{k: plain(v) for k, v in vars(p).items() if k != "town"}, "town": p.town.copy()})
+               for p in g.players]
+    return Game(players=players, log=GameLog(g.log.recent, g.log.total), **rest)

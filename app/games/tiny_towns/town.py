@@ -45,7 +45,7 @@ def cell_name(cell: Cell) -> str:
     return f"{'ABCD'[cell[0]]}{cell[1] + 1}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Square:
     resource: Resource | None = None
     building: str | None = None
@@ -82,6 +82,9 @@ class Town:
         """The building colour on a square ("monument" for a monument), or None."""
         b = self[cell].building
         return ALL_CARDS[b].colour if b else None
+
+    def copy(self) -> "Town":
+        return Town([[Square(s.resource, s.building, list(s.stored)) for s in row] for row in self.squares])
 
     # --- JSON ---
     def to_json(self) -> list[list[Any]]:
