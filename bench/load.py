@@ -4,6 +4,8 @@ websocket connected, bots acting at a fixed total rate.
     .venv/bin/python bench/load.py                                  # 200 games x 4 seats, 100/s, SQLite
     .venv/bin/python bench/load.py --rate 100 400 1000              # one fresh server per rate
     .venv/bin/python bench/load.py --rate 400 --via ws              # actions over the game's websocket
+    .venv/bin/python bench/load.py --frames changes                 # frames carry only what changed
+    .venv/bin/python bench/load.py --profile /tmp/server.txt        # py-spy the server (pip install py-spy)
     .venv/bin/python bench/load.py --app-dir /tmp/keydom-before     # serve another checkout (before/after)
     .venv/bin/python bench/load.py --database-url postgresql://postgres@127.0.0.1/perf --reset
 
@@ -44,6 +46,8 @@ import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from app.wire import apply_changes  # noqa: E402
 VERSION = re.compile(rb'"version":\s*(-?\d+)')
 TO_ACT = re.compile(rb'"to_act":\s*\[([^\]]*)\]')
 FINISHED = re.compile(rb'"status":\s*"finished"')
@@ -111,6 +115,7 @@ class SeatSocket:
     raw: bytes = b""
     version: int = -1
     ws: Any = None
+    view: dict[str, Any] | None = None  # --frames changes: the view, kept up to date from each frame
 
 
 @dataclass
@@ -118,6 +123,7 @@ class Game:
     id: str
     seats: list[SeatSocket]
     latest: bytes = b""  # the newest view any of its sockets got: whose turn is public
+    latest_view: dict[str, Any] | None = None  # the same, with --frames changes
     sent_at: float | None = None  # when the action in flight (or the last one) was sent
     waiting: tuple[int, int] | None = None  # (seat, view version) our last action should bring it to
     answer: asyncio.Future[tuple[bool, int]] | None = None  # a websocket action's acknowledgement
@@ -131,11 +137,13 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     frame_bytes: list[int] = field(default_factory=list)
     measuring: bool = False
+    frames: str = "full"
 
 
 async def listen(base: str, game: Game, index: int, tally: Tally, opening: asyncio.Semaphore) -> None:
     seat = game.seats[index]
-    url = base.replace("http", "ws", 1) + f"/ws/games/{game.id}?token={seat.token}"
+    changes = tally.frames == "changes"
+    url = base.replace("http", "ws", 1) + f"/ws/games/{game.id}?token={seat.token}&frames={tally.frames}"
     async with opening:  # a few handshakes at a time: a busy server answers them all in turn
         ws = await websockets.connect(url, max_size=2**22, ping_interval=None, compression=None, open_timeout=120)
     async with ws:
@@ -148,10 +156,17 @@ async def listen(base: str, game: Game, index: int, tally: Tally, opening: async
                 if game.answer is not None and not game.answer.done():
                     game.answer.set_result(("acted" in reply, reply.get("version", -1)))
                 continue
-            match = VERSION.search(raw)
-            if not match:
+            if raw.startswith(b'{"chat"'):
                 continue
-            seat.raw, seat.version, game.latest = raw, int(match.group(1)), raw
+            if changes:
+                frame = orjson.loads(raw)
+                seat.view = apply_changes(seat.view, frame) if "base" in frame else frame
+                seat.version, game.latest_view = seat.view["version"], seat.view
+            else:
+                match = VERSION.search(raw)
+                if not match:
+                    continue
+                seat.raw, seat.version, game.latest = raw, int(match.group(1)), raw
             if tally.measuring:
                 tally.frame_bytes.append(len(raw))
                 if game.sent_at is not None:
@@ -185,14 +200,22 @@ async def bot(http: httpx.AsyncClient | None, base: str, game: Game, interval: f
         next_at += interval
         if game.waiting and game.seats[game.waiting[0]].version < game.waiting[1]:
             continue  # our last action's frame has not reached its seat's socket yet
-        if FINISHED.search(game.latest):
-            game.finished = True
-            return
-        to_act = TO_ACT.search(game.latest).group(1)
-        if not to_act.strip():
+        if game.latest_view is not None:  # --frames changes
+            if game.latest_view["status"] == "finished":
+                game.finished = True
+                return
+            acting = game.latest_view["to_act"]
+        else:
+            if FINISHED.search(game.latest):
+                game.finished = True
+                return
+            listed = TO_ACT.search(game.latest).group(1)
+            acting = [int(x) for x in listed.split(b",")] if listed.strip() else []
+        if not acting:
             continue
-        seat = rng.choice([int(x) for x in to_act.split(b",")])
-        options = [o["id"] for o in orjson.loads(game.seats[seat].raw)["options"]]
+        seat = rng.choice(acting)
+        held = game.seats[seat].view if game.latest_view is not None else orjson.loads(game.seats[seat].raw)
+        options = [o["id"] for o in held["options"]]
         choices = [o for o in options if o != "cancel"] or options
         if not choices:
             continue  # that seat's socket has not caught up yet; try next tick
@@ -208,7 +231,7 @@ async def bot(http: httpx.AsyncClient | None, base: str, game: Game, interval: f
 
 async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
                        seed: int, pipe: Any) -> None:
-    tally = Tally()
+    tally = Tally(frames=args["frames"])
     state = [Game(gid, [SeatSocket(t) for t in tokens]) for gid, tokens in games]
     opening = asyncio.Semaphore(20)
     listeners = [asyncio.create_task(listen(base, g, i, tally, opening)) for g in state for i in range(len(g.seats))]
@@ -377,6 +400,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=8, help="measured seconds per rate")
     parser.add_argument("--warmup", type=float, default=2)
     parser.add_argument("--via", choices=("http", "ws"), default="http", help="how the bots send actions")
+    parser.add_argument("--frames", choices=("full", "changes"), default="full",
+                        help="whole views in every frame, or only what changed (as the game page asks)")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--server-cpus", default="0", help="taskset list for the server ('' for none)")
     parser.add_argument("--client-cpus", default="1", help="CPUs for the client processes")
@@ -392,7 +417,7 @@ def main() -> None:
     kind = "PostgreSQL" if "postgres" in args.database_url else "SQLite"
     print(f"{kind}, {args.workers} process(es) on CPU {args.server_cpus or 'any'}, {args.clients} client "
           f"process(es) on CPU {args.client_cpus}, {args.games} games x {args.seats} seats, actions over "
-          f"{args.via}, {args.warmup:.0f}+{args.duration:.0f} s per rate, served from {args.app_dir}", flush=True)
+          f"{args.via}, {args.frames} frames, {args.warmup:.0f}+{args.duration:.0f} s per rate, served from {args.app_dir}", flush=True)
     for rate in args.rate:
         with tempfile.TemporaryDirectory() as tmp:
             report(run_rate(args, rate, args.database_url or f"sqlite:///{tmp}/load.db"))

@@ -15,6 +15,8 @@
   let retry = 0;
   let seatsKey = null;
   let lastLog = null;
+  let seatChanges = 0;
+  let logChanges = 0;
   // Log lines older than the view carries, fetched on "Earlier…": line number -> text.
   const older = new Map();
   const olderTimes = new Map(); // line number -> when it was written (ISO, UTC)
@@ -288,7 +290,9 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const query = token ? "?token=" + encodeURIComponent(token) : "";
+    // Only what changed comes after the first frame: the page needs just the version and
+    // whether the seats changed (it then fetches the new fragment).
+    const query = "?frames=changes" + (token ? "&token=" + encodeURIComponent(token) : "");
     socket = new WebSocket(scheme + location.host + "/ws/games/" + gameId + query);
     socket.onopen = function () {
       retry = 0;
@@ -298,15 +302,24 @@
     socket.onmessage = function (event) {
       let view;
       try { view = JSON.parse(event.data); } catch (e) { return; }
-      if (view.error) return;
+      if (view.error || view.acted !== undefined) return;
       if (view.chat !== undefined) { // chat lines (chat.js shows them), and a rematch made
         document.dispatchEvent(new CustomEvent("keydom:chat", { detail: view.chat }));
         if (view.rematch && !body.querySelector(".rematch")) refresh();
         return;
       }
-      const key = JSON.stringify(view.seats);
+      let key = seatsKey;
+      let lastLine = lastLog;
+      if (view.base === undefined) {  // a whole view
+        key = JSON.stringify(view.seats);
+        lastLine = JSON.stringify((view.log || []).slice(-1));
+      } else {  // only what changed
+        view.set.concat(view.unset.map(function (path) { return [path]; })).forEach(function (change) {
+          if (change[0][0] === "seats") key = "changed " + (++seatChanges);
+          if (change[0][0] === "log") lastLine = "changed " + (++logChanges);
+        });
+      }
       // A line the table wrote (a seat's time ran out, a hand-over) moves no version.
-      const lastLine = JSON.stringify((view.log || []).slice(-1));
       if (view.version !== version || (seatsKey !== null && key !== seatsKey) ||
           (lastLog !== null && lastLine !== lastLog)) refresh();
       seatsKey = key;

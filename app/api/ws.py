@@ -15,12 +15,19 @@ A seat may also act here, as with ``POST /api/games/{id}/actions``:
 when it changed), or refused with ``{"error": "<message>", "status": 401|403|409|422|429}``,
 the same refusals and statuses as over HTTP, and nothing changes. Anything else gets an
 ``{"error": ..., "status": 422}`` frame.
+
+With ``?frames=changes`` a client is sent its whole view first (and after every
+``since``), then only what changed: ``{"version", "base", "set": [[path, value]...],
+"unset": [path...]}`` against the view of version ``base`` it was sent last on this socket
+(``app.wire.apply_changes`` shows how to apply one). A client whose view is not at ``base``
+sends ``{"since": -1}`` for the whole view again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -31,7 +38,7 @@ from app.hub.local import Subscription
 from app.notify.hooks import page_open
 from app.table.errors import BadRequest, TableError, Unauthorized
 from app.table.service import Table, Viewer
-from app.wire import encode
+from app.wire import encode, view_changes
 
 router = APIRouter()
 
@@ -42,13 +49,36 @@ MAX_FRAME = 4096
 MAX_OPTION = 200  # as ActionIn.option over HTTP
 
 
+FRAMES = ("full", "changes")
+
+
+class Frames:
+    """What this socket sent last, so that with ``changes`` only what changed goes out."""
+
+    __slots__ = ("changes", "last")
+
+    def __init__(self, changes: bool) -> None:
+        self.changes = changes
+        self.last: dict[str, Any] | None = None
+
+    def encode(self, view: dict[str, Any], whole: bool) -> str:
+        last, self.last = self.last, (view if self.changes else None)
+        if last is None or whole:
+            return encode(view)
+        return encode(view_changes(last, view))
+
+
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None, frames: str = "full") -> None:
     table: Table = websocket.app.state.table
     if not same_origin(websocket):
         await websocket.close(code=CLOSE_REFUSED, reason="Cross-site websocket refused.")
         return
     await websocket.accept()
+    if frames not in FRAMES:
+        await websocket.close(code=CLOSE_REFUSED, reason="frames must be 'full' or 'changes'.")
+        return
+    out = Frames(frames == "changes")
     address = client_address(websocket)
     if not _admit(websocket, address):
         await websocket.close(code=CLOSE_TOO_MANY, reason="Too many live connections from your address; close some tabs.")
@@ -66,7 +96,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     with table.hub.subscribe(game_id) as sub, page_open(websocket.app, game_id, viewer.seat):
         listener = asyncio.create_task(_listen(websocket, sub, table, game_id, token))
         try:
-            sent = await _send_view(websocket, table, viewer, -1)  # the version of the view sent last
+            sent = await _send_view(websocket, out, table, viewer, -1)  # the version of the view sent last
             chatted = await _send_chat(websocket, table, viewer, -1)  # the newest chat line sent
             handled = -1  # the newest game version this socket has looked at
             caught_up = -1  # the version this socket last answered a catch-up with
@@ -79,7 +109,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                     # again costs neither a database read nor another view.
                     if sub.client_since < sent and caught_up != sent:
                         caught_up = sent
-                        sent = await _send_view(websocket, table, viewer, -1, known_version=handled)
+                        sent = await _send_view(websocket, out, table, viewer, -1, known_version=handled, whole=True)
                     sub.client_since = None
                 if sub.force:  # seats changed (a name was claimed) or the hub reconnected
                     sub.force = False
@@ -88,13 +118,13 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                     except TableError as refusal:
                         await websocket.close(code=CLOSE_REFUSED, reason=refusal.message[:120])
                         return
-                    sent = await _send_view(websocket, table, viewer, sent, force=True)
+                    sent = await _send_view(websocket, out, table, viewer, sent, force=True)
                 if sub.chat:  # a chat line (or the host's chat policy, or a rematch)
                     sub.chat = False
                     chatted = await _send_chat(websocket, table, viewer, chatted)
                 if sub.newest > handled:  # the game moved on; maybe not what this viewer sees
                     handled = sub.newest
-                    sent = await _send_view(websocket, table, viewer, sent, known_version=sub.newest)
+                    sent = await _send_view(websocket, out, table, viewer, sent, known_version=sub.newest)
         except (WebSocketDisconnect, RuntimeError):
             return
         finally:
@@ -120,17 +150,17 @@ def _release(websocket: WebSocket, address: str) -> None:
         live.pop(address, None)
 
 
-async def _send_view(websocket: WebSocket, table: Table, viewer: Viewer, sent: int, force: bool = False,
-                     known_version: int | None = None) -> int:
+async def _send_view(websocket: WebSocket, out: Frames, table: Table, viewer: Viewer, sent: int,
+                     force: bool = False, known_version: int | None = None, whole: bool = False) -> int:
     """Send the viewer's view if its version is past ``sent`` (or ``force``); returns the
-    version of the view the client now holds."""
+    version of the view the client now holds. ``whole``: never as changes (a catch-up)."""
     if force:
         view = await table.view(viewer, known_version)
     else:
         view = await table.view_if_changed(viewer, sent, known_version)
         if view is None:
             return sent
-    await websocket.send_text(encode(view))
+    await websocket.send_text(out.encode(view, whole))
     return max(sent, view["version"])
 
 

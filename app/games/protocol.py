@@ -189,12 +189,13 @@ _SHARED: ContextVar[dict[int, tuple[object, tuple[dict[str, Any], list[str], int
 
 
 @contextmanager
-def shared_public_parts() -> Iterator[None]:
+def shared_public_parts(kept: dict[int, Any] | None = None) -> Iterator[None]:
     """Inside this block ``seat_view`` builds the parts every viewer sees alike (the public
     part and the log) once per state and hands the same objects to each viewer. For code
-    that builds every viewer's view of a state in a row and changes none of them (the
-    table, after each action); outside it every view is built afresh."""
-    token = _SHARED.set({})
+    that builds every viewer's view of a state and changes none of them (the table); outside
+    it every view is built afresh. ``kept``: a dict from an earlier block, so views built
+    later (one per viewer, when each is asked for) share what the first one built."""
+    token = _SHARED.set({} if kept is None else kept)
     try:
         yield
     finally:

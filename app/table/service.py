@@ -16,7 +16,6 @@ their next action, and no jump later that would count the steps they did not see
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
 from collections import OrderedDict
@@ -96,8 +95,7 @@ class Snapshot:
 
     ``view_versions`` holds, for each seat and then the spectator, how many times what
     they see has changed (None: a game stored before view versions existed, whose viewers
-    all start counting from ``version``). ``fingerprints`` are the hashes of those views at
-    this version, kept so the next action need not rebuild them.
+    all start counting from ``version``).
     """
 
     game_id: str
@@ -107,7 +105,6 @@ class Snapshot:
     state: State
     seed_given: bool = False
     view_versions: list[int] | None = None
-    fingerprints: list[str] | None = None
     view_changed_at: list[float | None] | None = None
     ending: dict[str, Any] | None = None  # ended by the table, not its rules (endings.py)
 
@@ -165,8 +162,8 @@ class Table:
         self.hub = hub
         self.cache = StateCache()
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
-        # The views an action built (to see whose changed), reused for the frames it causes.
-        self._cores: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
+        # Each game's views at its newest version, built as viewers ask (see ``Views``).
+        self._views: OrderedDict[str, Views] = OrderedDict()
         self.hosting = Hosting(self)
         # What happened, after it committed: notifications (and anything later) listen here.
         self.events = TableEvents()
@@ -318,7 +315,7 @@ class Table:
         """The viewer's view. With ``known_version`` (from a change notice) a cached game
         at least that new is used without touching the database."""
         snap, names = await self._seen(viewer.game_id, known_version)
-        return build_view(get_title(snap.title), snap, viewer.seat, names, self._core(snap, viewer.seat),
+        return build_view(get_title(snap.title), snap, viewer.seat, names, self._views_of(snap).core(viewer.seat),
                           table_lines=self.hosting.lines.get(viewer.game_id, ()))
 
     async def view_if_changed(self, viewer: Viewer, seen: int, known_version: int | None = None) -> dict[str, Any] | None:
@@ -327,20 +324,26 @@ class Table:
         snap, names = await self._seen(viewer.game_id, known_version)
         if snap.view_version(viewer.seat) <= seen:
             return None
-        return build_view(get_title(snap.title), snap, viewer.seat, names, self._core(snap, viewer.seat),
+        return build_view(get_title(snap.title), snap, viewer.seat, names, self._views_of(snap).core(viewer.seat),
                           table_lines=self.hosting.lines.get(viewer.game_id, ()))
 
-    def _core(self, snap: Snapshot, seat: int | None) -> dict[str, Any] | None:
-        version, cores = self._cores.get(snap.game_id, (-1, []))
-        if version != snap.version:
-            return None
-        return cores[-1] if seat is None or not 0 <= seat < len(cores) - 1 else cores[seat]
+    def _views_of(self, snap: Snapshot) -> "Views":
+        """The game's views at the snapshot's version: kept from the action that made it, or
+        started now (and kept, so the next viewer and the next action share them)."""
+        views = self._views.get(snap.game_id)
+        if views is None or views.version != snap.version or views.state is not snap.state:
+            views = Views(get_title(snap.title), snap.state, snap.version)
+            self._keep_views(snap.game_id, views)
+        return views
 
-    def _keep_cores(self, game_id: str, version: int, cores: list[dict[str, Any]]) -> None:
-        self._cores[game_id] = (version, cores)
-        self._cores.move_to_end(game_id)
-        while len(self._cores) > KEEP_VIEWS:
-            self._cores.popitem(last=False)
+    def _keep_views(self, game_id: str, views: "Views") -> None:
+        current = self._views.get(game_id)
+        if current is not None and current.version > views.version:
+            return
+        self._views[game_id] = views
+        self._views.move_to_end(game_id)
+        while len(self._views) > KEEP_VIEWS:
+            self._views.popitem(last=False)
 
     async def _seen(self, game_id: str, known_version: int | None) -> tuple[Snapshot, list[str | None]]:
         snap = self.cache.get(game_id, known_version) if known_version is not None else None
@@ -427,15 +430,13 @@ class Table:
         except IllegalAction:
             offered = {o.id for o in title.options(snap.state, seat)}
             raise NotOffered(_not_offered_message(option_id, offered)) from None
-        # Who sees a change: each viewer's view before and after (seats, then the spectator).
-        before = snap.fingerprints or view_cores(title, snap.state, len(names))[1]
-        cores, prints = view_cores(title, new_state, len(names))
         game_version = snap.version + 1
-        changed = [new != old for new, old in zip(prints, before)]
+        views = Views(title, new_state, game_version)
+        changed = views.changed_since(self._views_of(snap), len(names))
         # Each viewer counts only its own changes: a count of game versions would tell, at
         # the next change it sees, how many steps it did not see.
         view_versions = [vv + 1 if moved else vv for moved, vv in zip(changed, snap.view_versions_for(len(names)))]
-        status = "finished" if cores[-1]["result"] is not None else "active"
+        status = "finished" if views.core(None)["result"] is not None else "active"
         now = utcnow()
         stamp = now.timestamp()
         view_changed_at = [stamp if moved else at
@@ -459,15 +460,15 @@ class Table:
 
         await self.db.commit_action(write, write_async)
         after = Snapshot(snap.game_id, snap.title, game_version, status, new_state, snap.seed_given,
-                         view_versions=view_versions, fingerprints=prints, view_changed_at=view_changed_at)
+                         view_versions=view_versions, view_changed_at=view_changed_at)
         self.cache.put(after)
-        self._keep_cores(after.game_id, after.version, cores)
+        self._keep_views(after.game_id, views)
         await self.hub.publish(after.game_id, after.version)
         self.events.publish(TableEvent(
             "action", after.game_id, after.version, seat,
             newly_to_act=frozenset(title.to_act(after.state)) - frozenset(title.to_act(snap.state)),
             finished=status == "finished"))
-        return build_view(title, after, seat, names, core=cores[seat],
+        return build_view(title, after, seat, names, core=views.core(seat),
                           table_lines=self.hosting.lines.get(after.game_id, ()))
 
     async def _current(self, game_id: str, seat: int, version: int) -> tuple[Snapshot, list[str | None], bool]:
@@ -589,55 +590,64 @@ class Table:
         return title.dump(state) == orjson.loads(game.snapshot)
 
 
-def view_core(title: Title, state: State, seat: int | None) -> dict[str, Any]:
-    """Everything a viewer is shown that comes from the rules (not names): what the
-    fingerprint of a view covers."""
+def view_core(title: Title, state: State, seat: int | None,
+              facts: tuple[list[int], dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """Everything a viewer is shown that comes from the rules (not names). ``facts``:
+    whose turn and the result, when the caller has them already."""
     seen = title.view(state, seat)
-    result = title.result(state)
+    if facts is None:
+        result = title.result(state)
+        facts = (sorted(title.to_act(state)), result.as_json() if result else None)
     log = seen.get("log", [])
     return {
-        "to_act": sorted(title.to_act(state)),
+        "to_act": facts[0],
         "public": seen.get("public", {}),
         "private": seen.get("private") if seat is not None else None,
         "log": log,
         "log_total": seen.get("log_total", len(log)),
         "options": [o.as_json() for o in title.options(state, seat)] if seat is not None else [],
-        "result": result.as_json() if result else None,
+        "result": facts[1],
     }
 
 
-def fingerprint(core: dict[str, Any]) -> str:
-    """A hash of one view; equal views (whatever their dicts' key order) hash equal."""
-    return view_cores_prints([core])[0]
+_COMMON = ("public", "log", "log_total", "to_act", "result")  # alike for every viewer
+_OWN = ("private", "options")  # a seat's own
 
 
-def view_cores(title: Title, state: State, seats: int) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every viewer's view core (each seat, then the spectator) and their fingerprints.
+class Views:
+    """Every viewer's view core at one game version, each built when first asked for.
 
-    What every viewer is shown alike (the public part, the log, whose turn, the result) is
-    built once (``shared_public_parts``) and hashed once; each viewer adds only its own
-    screen and options. Building and comparing every view is most of an action's cost."""
-    with shared_public_parts():
-        cores = [view_core(title, state, v) for v in [*range(seats), None]]
-    return cores, view_cores_prints(cores)
+    The parts every viewer sees alike (the public part, the log, whose turn, the result)
+    are built once and shared; a seat's own screen and options are built only when that
+    seat's view is wanted (a frame to a connected socket, an answer, the next action's
+    change test in the rare case it needs them)."""
 
+    __slots__ = ("title", "state", "version", "cores", "_shared", "_facts")
 
-_FINGERPRINT = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    def __init__(self, title: Title, state: State, version: int) -> None:
+        self.title, self.state, self.version = title, state, version
+        self.cores: dict[int | None, dict[str, Any]] = {}
+        self._shared: dict[int, Any] = {}
+        self._facts: tuple[list[int], dict[str, Any] | None] | None = None
 
+    def core(self, seat: int | None) -> dict[str, Any]:
+        core = self.cores.get(seat)
+        if core is None:
+            if self._facts is None:
+                result = self.title.result(self.state)
+                self._facts = (sorted(self.title.to_act(self.state)), result.as_json() if result else None)
+            with shared_public_parts(self._shared):
+                core = self.cores[seat] = view_core(self.title, self.state, seat, self._facts)
+        return core
 
-def view_cores_prints(cores: list[dict[str, Any]]) -> list[str]:
-    """Each core's fingerprint: the common parts are hashed once per public part built."""
-    shared: dict[int, bytes] = {}
-    prints = []
-    for core in cores:
-        common = shared.get(id(core["public"]))
-        if common is None:
-            common = shared[id(core["public"])] = hashlib.blake2b(orjson.dumps(
-                [core["public"], core["log"], core["log_total"], core["to_act"], core["result"]], option=_FINGERPRINT
-            ), digest_size=16).digest()
-        own = orjson.dumps([core["private"], core["options"]], option=_FINGERPRINT)
-        prints.append(hashlib.blake2b(common + own, digest_size=16).hexdigest())
-    return prints
+    def changed_since(self, before: "Views", seats: int) -> list[bool]:
+        """For each seat, then the spectator: whether what it sees differs from ``before``.
+        When the common part moved (most actions), everyone's view did, and no seat's own
+        part is built to tell; otherwise only the seats' own parts are compared."""
+        new, old = self.core(None), before.core(None)
+        if any(new[k] != old[k] for k in _COMMON):
+            return [True] * (seats + 1)
+        return [any(self.core(s)[k] != before.core(s)[k] for k in _OWN) for s in range(seats)] + [False]
 
 
 def dump_snapshot(title: Title, state: State) -> str:
@@ -675,7 +685,7 @@ _NAMED_LOGS: OrderedDict[tuple[int, tuple[str | None, ...], int, int], tuple[obj
 def _named_log(lines: list[str], total: int, names: list[str | None], display: list[str],
                table_lines: TableLines) -> list[str]:
     """The log with players' names written in and the table's lines put in. Every viewer
-    of a game version shares one list of lines (see ``view_cores``), so it is written once
+    of a game version shares one list of lines (see ``Views``), so it is written once
     per version and names, not once per frame."""
     key = (id(lines), tuple(names), id(table_lines), len(table_lines))
     kept = _NAMED_LOGS.get(key)

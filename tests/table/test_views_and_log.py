@@ -269,7 +269,7 @@ async def test_view_versions_survive_a_restart_and_old_games_start_from_the_game
         await table.act(Viewer(game_id, 1), "factory:glass", 1)
     finally:
         await table.db.dispose()
-    cold = Table(Database(database_url), Hub())  # a fresh process: no cache, no fingerprints
+    cold = Table(Database(database_url), Hub())  # a fresh process: no cache, no views kept
     try:
         assert await versions(cold, game_id) == [1, 2, 1, 1]
         await cold.act(Viewer(game_id, 1), "cancel", 2)  # private again: back to the choice
