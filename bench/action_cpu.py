@@ -9,6 +9,11 @@ then, as the websockets do, ask each seat's view if it changed and encode the fr
 The figure is the process's own CPU time (all threads, ``time.process_time``) divided by
 the actions, so other load on a shared machine moves it much less than wall-clock rates.
 Run it under ``py-spy record`` to see where the time goes.
+
+``--clocks untimed`` adds the bot driver and its clocks (app/bots) as the server has them,
+listening to every action, on games with no time limit; ``--clocks timed`` gives every game
+a 24-hour limit per decision, so each action also moves the seats' clocks (their background
+work is waited for and counted).
 """
 
 from __future__ import annotations
@@ -31,11 +36,25 @@ from app.table.service import Table, Viewer  # noqa: E402
 from app.wire import encode  # noqa: E402
 
 
-async def run(url: str, games: int, seats: int, actions: int, seed: int) -> None:
+async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks: str = "off") -> None:
     table = Table(Database(url), Hub())
     rng = random.Random(seed)
+    driver = None
+    also = None
+    if clocks != "off":
+        from app.bots.clocks import Clocks, Limit
+        from app.bots.config import BotConfig
+        from app.bots.driver import BotDriver
+
+        driver = BotDriver(table, BotConfig(delay=3600, background=False))
+        driver.clocks = Clocks(driver)
+        table.events.subscribe(driver.on_event)
+        if clocks == "timed":
+            also = driver.clocks.writer(Limit(86400, "wait"))
     ids = [(await table.create_game("tiny-towns", [f"P{i}" for i in range(seats)], seed=seed + g,
-                                    options={"monuments": True})).id for g in range(games)]
+                                    options={"monuments": True}, also=also)).id for g in range(games)]
+    if driver is not None:
+        await driver.settle()
     sent = {(g, s): -1 for g in ids for s in range(seats)}
     frame_bytes: list[int] = []
 
@@ -61,10 +80,13 @@ async def run(url: str, games: int, seats: int, actions: int, seed: int) -> None
             choices = [o["id"] for o in view["options"] if o["id"] != "cancel"] or [o["id"] for o in view["options"]]
             await table.act(Viewer(game_id, seat), rng.choice(choices), view["version"])
             await frames(game_id)
+            if driver is not None:
+                await driver.settle()
             done += 1
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     frame_bytes.sort()
-    print(f"{actions} actions in {games} games x {seats} seats: {1000 * cpu / done:.2f} ms CPU per action "
+    print(f"{actions} actions in {games} games x {seats} seats{'' if clocks == 'off' else ', clocks ' + clocks}: "
+          f"{1000 * cpu / done:.2f} ms CPU per action "
           f"({done / wall:.0f} actions/s wall on this machine now), frames median {frame_bytes[len(frame_bytes) // 2]} B")
     await table.db.dispose()
 
@@ -82,11 +104,13 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--clocks", choices=["off", "untimed", "timed"], default="off",
+                        help="also run the bot driver and time limits (app/bots) after each action")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{tmp}/cpu.db"
         upgrade(url)
-        asyncio.run(run(async_database_url(url), args.games, args.seats, args.actions, args.seed))
+        asyncio.run(run(async_database_url(url), args.games, args.seats, args.actions, args.seed, args.clocks))
 
 
 if __name__ == "__main__":

@@ -189,15 +189,15 @@ class Clocks:
         restart = set(event.newly_to_act)
         if event.seat is not None and event.kind in ("action", "claim", "handover"):
             restart.add(event.seat)  # the seat made a step (its next one has its own time), took the seat, or is back
-        self._spawn_sync(event.game_id, restart, self.now())
+        self._spawn_sync(event.game_id, restart, self.now(), event.version)
 
-    def _spawn_sync(self, game_id: str, restart: set[int], now: float) -> None:
+    def _spawn_sync(self, game_id: str, restart: set[int], now: float, version: int | None) -> None:
         previous = self._syncing.get(game_id)
 
         async def run() -> None:
             if previous is not None:  # one game's syncs run in the order of its events
                 await asyncio.gather(previous, return_exceptions=True)
-            await self.sync(game_id, restart, now)
+            await self.sync(game_id, restart, now, version)
 
         task = asyncio.ensure_future(run())
         self._syncing[game_id] = task
@@ -212,33 +212,43 @@ class Clocks:
         elif game_id in self._syncing:
             await asyncio.gather(self._syncing[game_id], return_exceptions=True)
 
-    async def sync(self, game_id: str, restart: set[int], now: float) -> None:
+    async def sync(self, game_id: str, restart: set[int], now: float, version: int | None = None) -> None:
         """The game's clocks match who owes a decision now: a clock for each seated human
-        seat that owes one (a new one for ``restart`` and for seats without), none for others."""
+        seat that owes one (a new one for ``restart`` and for seats without), none for others.
+        ``version``: the game's version after the event (its view then comes from the cache)."""
         limit = await self.limit(game_id)
         if limit is None:
             return
-        view = await self.table.view(Viewer(game_id, None))
+        view = await self.table.view(Viewer(game_id, None), version)  # from the cache after an action
         driven = await self.driver.bot_seats(game_id)
         owing = set(view["to_act"]) if view["status"] == "active" else set()
         timed = {s for s in owing if not view["seats"][s]["open"] and s not in driven}
-        async with self.db.write() as session:
-            have = set((await session.execute(
-                select(SEAT_CLOCKS.c.seat).where(SEAT_CLOCKS.c.game_id == game_id))).scalars())
-            if have - timed:
-                await session.execute(delete(SEAT_CLOCKS).where(
-                    SEAT_CLOCKS.c.game_id == game_id, SEAT_CLOCKS.c.seat.in_(sorted(have - timed))))
-            for seat in sorted(timed):
-                if seat in restart or seat not in have:
-                    await session.execute(self._upsert(game_id, seat, view["version"], now, limit))
+        since = view["version"]
+        # No read before writing; a new clock for restarted seats, a running one goes on. On
+        # SQLite this rides in the action writer's thread, committed with other games' actions.
+        statements = [delete(SEAT_CLOCKS).where(SEAT_CLOCKS.c.game_id == game_id,
+                                                SEAT_CLOCKS.c.seat.not_in(sorted(timed)))]
+        statements += [self._upsert(game_id, seat, since, now, limit, seat in restart) for seat in sorted(timed)]
+
+        def write(conn: Any) -> None:
+            for statement in statements:
+                conn.execute(statement)
+
+        async def write_async(conn: Any) -> None:
+            for statement in statements:
+                await conn.execute(statement)
+
+        await self.db.commit_action(write, write_async)
         self.driver._wake.set()
 
-    def _upsert(self, game_id: str, seat: int, since: int, now: float, limit: Limit) -> Any:
+    def _upsert(self, game_id: str, seat: int, since: int, now: float, limit: Limit, restart: bool) -> Any:
         dialect = sqlite if self.db.is_sqlite else postgresql
         row = {"game_id": game_id, "seat": seat, "since": since, "started_at": now,
                "expires_at": now + limit.seconds, "stage": "running", "due_at": now + limit.seconds / 2,
                "claimed_by": None, "claimed_until": None}
         stmt = dialect.insert(SEAT_CLOCKS).values(**row)
+        if not restart:
+            return stmt.on_conflict_do_nothing(index_elements=[SEAT_CLOCKS.c.game_id, SEAT_CLOCKS.c.seat])
         return stmt.on_conflict_do_update(
             index_elements=[SEAT_CLOCKS.c.game_id, SEAT_CLOCKS.c.seat],
             set_={k: v for k, v in row.items() if k not in ("game_id", "seat")})
