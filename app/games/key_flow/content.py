@@ -307,7 +307,7 @@ STORES = [
     ("Blacksmith", ("iron",), 3, ("K", "3+")),
     ("Stone Yard", ("stone",), 3, ("K", "4+")),
     ("Timber Yard", ("wood",), 3, ("K", "5+")),
-    ("Barn", ("iron", "wood", "stone"), 2, ("K", "6+")),
+    ("Barn", ("iron", "wood", "stone"), 3, ("K", "6+")),
 ]
 
 # Keyple cards by season and marking (authored distribution; see the module docstring).
@@ -349,13 +349,13 @@ SCORERS = [
     ("Craftsmen's Guild", ROAD, 2, "keyple:red+keyple:yellow+keyple:blue=3", False, ("K", "K"), PUBLISHED),
     ("Jeweller", ROAD, 0, "gold=2", False, ("K", "K", "3+"), PUBLISHED),
     ("Scholar", ROAD, 3, "anvil=3|pick=3|saw=3", False, ("K", "K", "3+"), PUBLISHED),
-    ("Sea Breese", RIVER, 0, "boat=4", True, ("K", "K"), PUBLISHED),
-    ("Mercers' Guild", ROAD, 0, "iron+wood+stone=3", False, ("K", "K", "3+"), AUTHORED),
+    ("Sea Breese", RIVER, 0, "boat=4", True, ("K",), PUBLISHED),
+    ("Mercers' Guild", ROAD, 0, "iron+wood+stone=3", False, ("K", "K", "K", "3+"), AUTHORED),
     ("Key Market", ROAD, 1, "keyple:green=2", False, ("K", "K", "5+"), AUTHORED),
     ("Village Hall", ROAD, 0, "keyple:red=2|keyple:yellow=2|keyple:blue=2|keyple:green=2", False, ("K", "K"),
      AUTHORED),
-    ("Scribes", RIVER, 0, "anvil+pick+saw=8", False, ("K", "K"), AUTHORED),
-    ("Stockyard", RIVER, 0, "sheep+pig+cow=7", False, ("K", "K", "4+"), AUTHORED),
+    ("Scribes", RIVER, 0, "anvil+pick+saw=7", False, ("K", "K"), AUTHORED),
+    ("Stockyard", RIVER, 0, "sheep+pig+cow=6", False, ("K", "K", "4+"), AUTHORED),
     ("Wainwright", ROAD, 0, "cart=4", False, ("K", "K", "4+"), AUTHORED),
     ("Taproom", RIVER, 2, "token=3", False, ("K", "K", "3+"), AUTHORED),
     ("Apothecary", RIVER, 0, "keyple+keyple+keyple+keyple+keyple=6", False, ("K", "K"), AUTHORED),

@@ -22,8 +22,8 @@ WINTER = {
     "Mercers' Guild": ({"res": {"iron": 2, "wood": 1, "stone": 1}}, 3),
     "Key Market": ({"under": ["g2D", "g1D", "r1D"]}, 4),
     "Village Hall": ({"under": ["r1D", "r2D", "y1D"]}, 4),
-    "Scribes": ({"skills": {"anvil": 1, "pick": 1, "saw": 1}}, 8),
-    "Stockyard": ({"cards": ["Paddock"], "under": ["g1Dc"]}, 7),
+    "Scribes": ({"skills": {"anvil": 1, "pick": 1, "saw": 1}}, 7),
+    "Stockyard": ({"cards": ["Paddock"], "under": ["g1Dc"]}, 6),
     "Wainwright": ({"cards": ["Stable", "Cartwright"]}, 12),  # with the home card: 3 transport cards
     "Taproom": ({"tokens": 2}, 6),
     "Apothecary": ({"under": ["r1D", "y1D", "b1D", "g1D", "r2D"]}, 6),
