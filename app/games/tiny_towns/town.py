@@ -73,10 +73,12 @@ class Town:
 
     def buildings(self) -> list[tuple[Cell, str]]:
         """(cell, building id) for every building and monument, in reading order."""
-        return [(cell, self[cell].building) for cell in iter_cells() if self[cell].building]
+        return [((r, c), square.building) for r, row in enumerate(self.squares)
+                for c, square in enumerate(row) if square.building]
 
     def cells_of(self, building_id: str) -> list[Cell]:
-        return [cell for cell, b in self.buildings() if b == building_id]
+        return [(r, c) for r, row in enumerate(self.squares) for c, square in enumerate(row)
+                if square.building == building_id]
 
     def colour_at(self, cell: Cell) -> str | None:
         """The building colour on a square ("monument" for a monument), or None."""

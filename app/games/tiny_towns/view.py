@@ -10,9 +10,10 @@ placement being chosen or waiting to be revealed, the construction in progress, 
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from app.games.protocol import seat_view
 
@@ -77,9 +78,7 @@ def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
         "chosen": has_chosen(g, p),
         "to_act": acting,
         "master_builder_turns": p.master_builder_turns,
-        "cubes": {kind: [list(town[c].stored) for c in town.cells_of(building)]
-                  for kind, building in (("factory", "factory"), ("bank", "bank"),
-                                         ("warehouse", "warehouse"), ("statue", "cottage"))},
+        "cubes": stored_cubes(town),
         "cavern": len(p.cavern),
         "caverns_used": p.caverns_used,
         "watch": list(p.watch) if built == "opaleyes_watch" and not _choosing_watch(p) else None,
@@ -87,20 +86,35 @@ def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
     }
 
 
+CUBE_HOLDERS = {"factory": "factory", "bank": "bank", "warehouse": "warehouse", "cottage": "statue"}
+
+
+def stored_cubes(town: Town) -> dict[str, list[list[str]]]:
+    """The cubes on each Factory, Bank, Warehouse and Cottage (Statue of the Bondmaker), in
+    reading order: one pass over the town."""
+    cubes: dict[str, list[list[str]]] = {kind: [] for kind in ("factory", "bank", "warehouse", "statue")}
+    for row in town.squares:
+        for square in row:
+            kind = CUBE_HOLDERS.get(square.building) if square.building else None
+            if kind is not None:
+                cubes[kind].append(list(square.stored))
+    return cubes
+
+
 def score_now(g: Game, p: Player, drawn: list[list[Any]]) -> tuple[int, list[list[int]]]:
     """The town's score if the game ended now, and its fed Cottages (towns are public,
     and only built monuments count, so this reveals nothing)."""
     n = len(g.players)
     right = None if n == 1 else len(g.players[(p.seat - 1) % n].town.cells_of("feast_hall"))
-    return _score_now(json.dumps(drawn), right, p.place, p.shrine_value, tuple(g.cards))
+    return _score_now(orjson.dumps(drawn), right, p.place, p.shrine_value, tuple(g.cards))
 
 
 @lru_cache(maxsize=8192)
-def _score_now(drawn: str, right: int | None, place: int | None, shrine: int | None,
+def _score_now(drawn: bytes, right: int | None, place: int | None, shrine: int | None,
                cards: tuple[str, ...]) -> tuple[int, list[list[int]]]:
     # Memoised: most towns do not change from one action to the next, and every seat's
     # view asks for every town.
-    town = Town.from_json(json.loads(drawn))
+    town = Town.from_json(orjson.loads(drawn))
     total = score_town(town, right_feast_halls=right, completion_place=place, shrine_value=shrine,
                        game_types=cards).total
     return total, sorted([r, c] for r, c in best_feeding(town))
