@@ -214,7 +214,7 @@ async def _act(websocket: WebSocket, table: Table, game_id: str, token: str | No
     viewer = await table.viewer(game_id, token)
     if viewer.seat is not None:
         await websocket.app.state.action_limiter.spend(f"{viewer.game_id}:{viewer.seat}")
-    view = await table.act(viewer, option, version)
+    view = await table.act(viewer, option, version, answer=False)
     return {"acted": option, "version": view["version"]}
 
 

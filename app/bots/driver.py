@@ -238,7 +238,7 @@ class BotDriver:
                 if view["status"] == "active" and row.seat in view["to_act"] and view["options"]:
                     option = levels.choose(level, view, self.rng)
                     try:
-                        await self.table.act(seat, option, view["version"])
+                        await self.table.act(seat, option, view["version"], answer=False)
                         moved = 1
                         self.moves += 1
                         log.info("bot move: game %s seat %s version %s option %s process %s",

@@ -389,7 +389,7 @@ class Table:
         return snap, names
 
     # --- Taking an action ---
-    async def act(self, viewer: Viewer, option_id: str, version: int) -> dict[str, Any]:
+    async def act(self, viewer: Viewer, option_id: str, version: int, answer: bool = True) -> dict[str, Any]:
         """Check and apply one action, then commit it with a conditional update: the row
         changes only if the game is still at the version this call read, so of two racing
         actions (in any number of processes) exactly one applies and the other gets
@@ -403,16 +403,16 @@ class Table:
             raise Unauthorized("Spectators cannot act: open your own seat's link to play.")
         snap, names, fresh = await self._current(viewer.game_id, viewer.seat, version)
         try:
-            return await self._apply(viewer, snap, names, option_id, version)
+            return await self._apply(viewer, snap, names, option_id, version, answer)
         except StaleVersion:
             if fresh:
                 raise
         # The cached game was behind another process's commit: judge again on the stored one.
         snap, names = await self.load_stored(viewer.game_id)
-        return await self._apply(viewer, snap, names, option_id, version)
+        return await self._apply(viewer, snap, names, option_id, version, answer)
 
     async def _apply(self, viewer: Viewer, snap: Snapshot, names: list[str | None], option_id: str,
-                     version: int) -> dict[str, Any]:
+                     version: int, answer: bool = True) -> dict[str, Any]:
         seat = viewer.seat
         assert seat is not None
         if names[seat] is None:
@@ -468,6 +468,8 @@ class Table:
             "action", after.game_id, after.version, seat,
             newly_to_act=frozenset(title.to_act(after.state)) - frozenset(title.to_act(snap.state)),
             finished=status == "finished"))
+        if not answer:  # the caller needs only the new version (its frames carry the view)
+            return {"version": after.view_version(seat)}
         return build_view(title, after, seat, names, core=views.core(seat),
                           table_lines=self.hosting.lines.get(after.game_id, ()))
 
