@@ -20,6 +20,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
 from app.api import archive as api_archive
+from app.api import takeback as api_takeback
 from app.api import bots as api_bots
 from app.api import games as api_games
 from app.api import hosting as api_hosting
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.include_router(api_archive.router)
     app.include_router(api_chat.router)
     app.include_router(api_endings.router)
+    app.include_router(api_takeback.router)
     app.include_router(api_ws.router)
     app.include_router(api_notifications.router)
     app.include_router(api_hosting.router)

@@ -311,11 +311,11 @@
       let key = seatsKey;
       let lastLine = lastLog;
       if (view.base === undefined) {  // a whole view
-        key = JSON.stringify(view.seats);
+        key = JSON.stringify([view.seats, view.takeback]);  // a takeback request moves no version
         lastLine = JSON.stringify((view.log || []).slice(-1));
       } else {  // only what changed
         view.set.concat(view.unset.map(function (path) { return [path]; })).forEach(function (change) {
-          if (change[0][0] === "seats") key = "changed " + (++seatChanges);
+          if (change[0][0] === "seats" || change[0][0] === "takeback") key = "changed " + (++seatChanges);
           if (change[0][0] === "log") lastLine = "changed " + (++logChanges);
         });
       }

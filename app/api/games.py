@@ -148,6 +148,22 @@ class ResultOut(BaseModel):
     conceded: list[int] = Field(default=[], description="The seats that conceded (ranked last).")
 
 
+class TakebackRequestOut(BaseModel):
+    id: int = Field(description="The request's number in this game; answer with it.")
+    seat: int = Field(description="The seat that asks.")
+    by: str
+    waiting: list[str] = Field(description="Who has not answered yet.")
+    accepted: list[str] = Field(description="Who has said yes (bots at once).")
+    yours: bool = Field(description="This viewer asked.")
+    to_answer: bool = Field(description="This viewer's answer is awaited.")
+
+
+class TakebackOut(BaseModel):
+    undo: bool = Field(description="This seat may undo its last move at once (POST .../undo).")
+    ask: bool = Field(description="This seat may ask the others for a takeback (POST .../takeback).")
+    request: TakebackRequestOut | None = Field(description="The takeback request waiting for answers, if any.")
+
+
 class ViewOut(BaseModel):
     """A game as one seat (or a spectator) may see it: the API body and every websocket frame."""
 
@@ -168,6 +184,7 @@ class ViewOut(BaseModel):
                                         "GET /api/games/{id}/log?before=<log_first> gives the ones before it."))
     options: list[OptionOut] = Field(description="Every choice this seat may make now; empty for spectators.")
     result: ResultOut | None = Field(description="Scores and winners once the game is over.")
+    takeback: TakebackOut = Field(description="What this viewer may take back, and the takeback request open now.")
 
 
 @router.get("/healthz", include_in_schema=False)

@@ -143,6 +143,8 @@ class BotDriver:
                 seats = set(event.newly_to_act) | ({event.seat} if event.seat is not None else set())
                 if not event.finished:
                     self.spawn(self.schedule(event.game_id, seats))
+            elif event.kind in ("takeback", "takeback_declined"):  # play goes on (app/table/takeback.py)
+                self.spawn(self.schedule_every_bot(event.game_id))
             elif event.kind == "handover" and event.seat is not None:
                 self._bot_seats.pop(event.game_id, None)
                 self.spawn(self.schedule(event.game_id, {event.seat}))
@@ -178,7 +180,7 @@ class BotDriver:
         if not candidates:
             return
         view = await self.table.view(Viewer(game_id, None))
-        if view["status"] != "active":
+        if view["status"] != "active" or view["takeback"]["request"] is not None:  # a request pauses play
             return
         owing = candidates & set(view["to_act"])
         if not owing:
@@ -188,6 +190,9 @@ class BotDriver:
             for seat in sorted(owing):
                 await session.execute(self._upsert(game_id, seat, mode, view["version"], due))
         self._wake.set()
+
+    async def schedule_every_bot(self, game_id: str) -> None:
+        await self.schedule(game_id, set(await self.bot_seats(game_id)))
 
     def _upsert(self, game_id: str, seat: int, mode: str, since: int, due: float) -> Any:
         dialect = sqlite if self.db.is_sqlite else postgresql

@@ -175,6 +175,12 @@ class Title(Protocol):
     def result(self, state: State) -> Result | None:
         """Scores and winners once the game is over, else None."""
 
+    def undoable(self, before: State, seat: Seat, option_id: str, after: State) -> bool:
+        """Whether ``seat`` may take this step back at once while nobody has acted since:
+        it drew no randomness and showed the seat nothing that was hidden from it (a card
+        drawn, a face-down tile turned, the others' secret choices revealed together).
+        Steps that end the game never qualify (the table checks that itself)."""
+
     def dump(self, state: State) -> JSON:
         """Plain JSON for the snapshot."""
 
@@ -266,6 +272,13 @@ def validate_options(spec: TitleSpec, given: dict[str, Any] | None, players: int
             raise IllegalAction(f"Option '{o.label}' is for {low}–{high} players.")
         out[key] = value
     return out
+
+
+def keeps_secrets(before: State, after: State, *hidden: str) -> bool:
+    """No randomness was drawn (the RNG state every title keeps at ``state.rng`` did not
+    move) and none of the named hidden parts of the state (face-down piles, a bag, the
+    count of reveals) changed: the usual test of a step a title lets a seat take back."""
+    return before.rng == after.rng and all(getattr(before, name) == getattr(after, name) for name in hidden)
 
 
 Checker = Callable[[State], None]

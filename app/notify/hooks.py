@@ -37,11 +37,13 @@ async def start(app: FastAPI, table: Table) -> Notifier:
 
 
 def on_table_event(notifier: Notifier, event: TableEvent) -> None:
-    """After an action: who newly owes a decision, and whether the game ended. After a
-    claim: if play already waits for that seat, its new owner may be told."""
+    """After an action or a takeback: who newly owes a decision, and whether the game ended.
+    After a takeback request: the seats asked to answer it. After a claim: if play already waits for that seat, its new owner may be told."""
     try:
-        if event.kind == "action" and event.version is not None:
+        if event.kind in ("action", "takeback") and event.version is not None:
             notifier.turns_changed(event.game_id, event.version, set(event.newly_to_act), event.finished)
+        elif event.kind == "takeback_asked" and event.version is not None:
+            notifier.takeback_asked(event.game_id, event.version)
         elif event.kind == "claim" and event.seat is not None:
             notifier.seat_claimed(event.game_id, event.seat)
     except Exception:

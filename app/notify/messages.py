@@ -81,6 +81,19 @@ def turn(view: dict[str, Any], seen_log: int | None = None) -> Message:
     )
 
 
+def takeback(view: dict[str, Any], seen_log: int | None = None) -> Message:
+    """Another player asks to take back a move and waits for this seat's answer."""
+    title = get_title(view["title"]).TITLE.name
+    me = _names(view)[view["seat"]]
+    request = view["takeback"]["request"]
+    return Message(
+        subject=f"{request['by']} asks to take back a move — {title}",
+        body=(f"{me}, in your game of {_game_line(view)}, {request['by']} asks to take back their last move. "
+              f"Play waits until everyone has answered.\n{news(view, seen_log)}"),
+        link_label="Accept or decline",
+    )
+
+
 def reminder(view: dict[str, Any], hours: float, seen_log: int | None = None) -> Message:
     title = get_title(view["title"]).TITLE.name
     me = _names(view)[view["seat"]]

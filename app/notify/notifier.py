@@ -220,6 +220,17 @@ class Notifier:
         elif newly_owing:
             self._spawn(self._schedule(game_id, version, newly_owing, "turn", now))
 
+    def takeback_asked(self, game_id: str, version: int) -> None:
+        """A seat asks the others to let it take back a move (app/table/takeback.py)."""
+        self._spawn(self._schedule_takeback(game_id, version, self.now()))
+
+    async def _schedule_takeback(self, game_id: str, version: int, now: float) -> None:
+        view = await self.table.view(Viewer(game_id, None))
+        request = view["takeback"]["request"]
+        if request is not None:  # the seats whose answer it waits for (names are unique in a game)
+            asked = {s["seat"] for s in view["seats"] if s["name"] in request["waiting"]}
+            await self._schedule(game_id, version, asked, "takeback", now)
+
     def seat_claimed(self, game_id: str, seat: int) -> None:
         self._spawn(self._schedule_if_owing(game_id, seat, self.now()))
 
@@ -261,7 +272,8 @@ class Notifier:
         row = {"game_id": game_id, "seat": seat, "kind": kind, "due_at": due, "owed_since": since,
                "claimed_by": None, "claimed_until": None}
         stmt = dialect.insert(PENDING).values(**row)
-        outranked = {"result": ("result",), "turn": ("result",), "reminder": ("result", "turn")}[kind]
+        outranked = {"result": ("result",), "turn": ("result",), "takeback": ("result",),
+                     "reminder": ("result", "turn", "takeback")}[kind]
         same = PENDING.c.kind == kind
         return stmt.on_conflict_do_update(
             index_elements=[PENDING.c.game_id, PENDING.c.seat],
@@ -310,6 +322,8 @@ class Notifier:
             message = None if looking else messages.turn(view, target.seen_log)
             if target.remind_after_hours:
                 remind_at = now + target.remind_after_hours * 3600
+        elif row.kind == "takeback" and (view["takeback"]["request"] or {}).get("to_answer"):
+            message = None if looking else messages.takeback(view, target.seen_log)
         elif row.kind == "reminder" and owes and not looking and not await self._acted_since(row):
             message = messages.reminder(view, target.remind_after_hours or 0, target.seen_log)
         async with self.db.write() as session:

@@ -33,7 +33,7 @@ PENDING = sa.Table(
     "notify_pending", metadata,
     sa.Column("game_id", sa.String(16), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),  # turn | reminder | result
+    sa.Column("kind", sa.String(16), nullable=False),  # turn | reminder | result | takeback
     sa.Column("due_at", sa.Float, nullable=False),
     sa.Column("owed_since", sa.Integer, nullable=False),  # the game version the wait began at
     sa.Column("claimed_by", sa.String(32)),
@@ -73,4 +73,4 @@ PUSH = sa.Table(
 
 # A later kind replaces an earlier one still waiting for the same seat: the result says
 # more than "your turn", and "your turn" more than a reminder.
-KIND_RANK = {"reminder": 0, "turn": 1, "result": 2}
+KIND_RANK = {"reminder": 0, "turn": 1, "takeback": 1, "result": 2}

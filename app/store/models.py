@@ -47,6 +47,8 @@ class Game(Base):
     rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the game "Play again" made
     # ended by the table, not its rules: {"kind": "abandoned" | "conceded", ...} (app/table/endings.py)
     ending: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    # what each seat may take back now, and the open takeback request (app/table/takeback.py)
+    takeback: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class Seat(Base):
@@ -82,6 +84,37 @@ class Action(Base):
     option: Mapped[str] = mapped_column(String(120))
     log: Mapped[list | None] = mapped_column(JSON, nullable=True)  # the lines this action wrote
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Takeback(Base):
+    """An undo (``status`` "undone"), or a request for a takeback and how it ended:
+    "pending", "accepted", "declined" or "withdrawn". ``action_seq``: the seat's action
+    it takes back (with every action after it); ``answers``: seat -> accepted."""
+
+    __tablename__ = "takebacks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action_seq: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    answers: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    settled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TakenBackAction(Base):
+    """An action a takeback removed from the game's log, kept as it was stored."""
+
+    __tablename__ = "taken_back_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    option: Mapped[str] = mapped_column(String(120))
+    log: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    takeback_id: Mapped[int] = mapped_column(ForeignKey("takebacks.id", ondelete="CASCADE"))
 
 
 class TableLine(Base):

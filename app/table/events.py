@@ -19,8 +19,12 @@ log = logging.getLogger("keydom.table.events")
 @dataclass(frozen=True)
 class TableEvent:
     """``kind`` is "create" (a new game; ``newly_to_act`` owe the first decisions), "action"
-    (a seat's choice applied), "claim" (an open seat taken) or
-    "handover" (a seat handed to a bot, or back to its player: ``Hosting.hand_seat``).
+    (a seat's choice applied), "claim" (an open seat taken),
+    "handover" (a seat handed to a bot, or back to its player: ``Hosting.hand_seat``),
+    "takeback" (the game returned to an earlier version; ``newly_to_act`` as after an action),
+    "takeback_asked", "takeback_answered" or "takeback_declined" (a takeback request made,
+    answered with a yes that is not the last, or ended without a takeback: play goes on);
+    see ``app/table/takeback.py``.
 
     ``version`` is the game's version after it; ``seat`` who did it; ``newly_to_act`` the
     seats that owe a decision now and did not before; ``finished`` whether the game ended.

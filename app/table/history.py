@@ -141,7 +141,7 @@ class History:
         key = (game_id, played.version, seat, every_version)
         if key not in self._steps:
             if every_version:
-                self._steps[key] = list(range(played.version + 1))
+                self._steps[key] = list(range(len(played.actions) + 1))  # takebacks leave gaps in versions
             else:
                 self._steps[key] = viewer_steps(played.title, _all_states(played), seat)
         return self._steps[key]

@@ -42,6 +42,7 @@ from .events import TableEvent, TableEvents
 from .seats import Viewer, bot_level, bot_name, clean_name
 from .errors import BadRequest, Forbidden, NotFound, NotOffered, StaleVersion, Unauthorized
 from .hosting import Hosting, LinkToOpen, TableLines, check_distinct, merge_table_lines, name_clash, name_key
+from .takeback import Takebacks, after_action, offer
 from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
 
 LOG_PAGE = 200  # most log lines one history request returns
@@ -61,7 +62,7 @@ def _bump(public: bool) -> Any:
     one everyone sees, so the games' "last change" moves too."""
     values = dict(version=bindparam("new_version"), snapshot=bindparam("new_snapshot"),
                   status=bindparam("new_status"), view_versions=bindparam("new_view_versions"),
-                  view_changed_at=bindparam("new_view_changed_at"))
+                  view_changed_at=bindparam("new_view_changed_at"), takeback=bindparam("new_takeback"))
     if public:
         values["updated_at"] = bindparam("now")
     return (update(GAMES).where(GAMES.c.id == bindparam("game"), GAMES.c.version == bindparam("old_version"),
@@ -107,6 +108,7 @@ class Snapshot:
     view_versions: list[int] | None = None
     view_changed_at: list[float | None] | None = None
     ending: dict[str, Any] | None = None  # ended by the table, not its rules (endings.py)
+    takeback: dict[str, Any] | None = None  # what each seat may take back; the open request (takeback.py)
 
     def view_versions_for(self, seats: int) -> list[int]:
         vv = self.view_versions
@@ -167,6 +169,7 @@ class Table:
         self.hosting = Hosting(self)
         # What happened, after it committed: notifications (and anything later) listen here.
         self.events = TableEvents()
+        self.takebacks = Takebacks(self)  # undo and takeback requests (takeback.py)
         hub.on_seats_changed.append(self.forget_seats)
         self.chat = Chat(self)  # the game's chat (chat.py)
         self.endings = Endings(self)  # abandoned and conceded games (endings.py)
@@ -362,7 +365,7 @@ class Table:
         async with self.db.read() as session:
             row = (await session.execute(
                 select(Game.title, Game.version, Game.status, Game.seed_given, Game.view_versions,
-                       Game.view_changed_at, Game.ending, case((Game.version == (cached.version if cached else -1), None),
+                       Game.view_changed_at, Game.ending, Game.takeback, case((Game.version == (cached.version if cached else -1), None),
                             else_=Game.snapshot).label("snapshot"))
                 .where(Game.id == game_id)
             )).one_or_none()
@@ -379,7 +382,7 @@ class Table:
                 snap = Snapshot(game_id, row.title, row.version, row.status,
                                 get_title(row.title).load(orjson.loads(row.snapshot)), seed_given=row.seed_given,
                                 view_versions=row.view_versions, view_changed_at=row.view_changed_at,
-                                ending=row.ending)
+                                ending=row.ending, takeback=row.takeback)
                 self.cache.put(snap)
             names = list((await session.execute(
                 select(Seat.name).where(Seat.game_id == game_id).order_by(Seat.seat)
@@ -424,6 +427,7 @@ class Table:
                 f"The game has moved on (you saw version {version}, it is now at "
                 f"{snap.view_version(seat)}). Your page will refresh; choose again."
             )
+        self.takebacks.refuse_while_asked(snap)
         title = get_title(snap.title)
         try:  # apply checks the option is listed; only a refusal needs the list here
             new_state = title.apply(snap.state, seat, option_id)
@@ -440,12 +444,14 @@ class Table:
         now = utcnow()
         stamp = now.timestamp()
         view_changed_at = [stamp if moved else at
-                           for moved, at in zip(changed, _changed_at_for(snap.view_changed_at, len(names)))]
+                           for moved, at in zip(changed, changed_at_for(snap.view_changed_at, len(names)))]
         bump = BUMP[changed[-1]]  # the games' "last change" moves with public changes only
         params = dict(game=snap.game_id, old_version=snap.version, new_version=game_version,
                       new_snapshot=dump_snapshot(title, new_state), new_status=status, new_view_versions=view_versions,
                       new_view_changed_at=view_changed_at, now=now, seat=seat, option=option_id,
-                      lines=lines_written(snap.state, new_state))
+                      lines=lines_written(snap.state, new_state),
+                      new_takeback=after_action(snap.takeback, seat, game_version, status == "active" and
+                                                title.undoable(snap.state, seat, option_id, new_state), changed))
 
         def write(conn):  # type: ignore[no-untyped-def]
             if conn.execute(bump, params).rowcount != 1:
@@ -460,7 +466,8 @@ class Table:
 
         await self.db.commit_action(write, write_async)
         after = Snapshot(snap.game_id, snap.title, game_version, status, new_state, snap.seed_given,
-                         view_versions=view_versions, view_changed_at=view_changed_at)
+                         view_versions=view_versions, view_changed_at=view_changed_at,
+                         takeback=params["new_takeback"])
         self.cache.put(after)
         self._keep_views(after.game_id, views)
         await self.hub.publish(after.game_id, after.version)
@@ -678,6 +685,8 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "log": _named_log(core["log"], core["log_total"], names, display, table_lines),
         # the number of the oldest title line in "log": earlier ones are paged from /log
         "log_first": core["log_total"] - len(core["log"]) + 1,
+        # what this viewer may take back or answer (takeback.py)
+        "takeback": offer(snap.takeback, snap.status, seat, display),
     }
 
 
@@ -700,7 +709,7 @@ def _named_log(lines: list[str], total: int, names: list[str | None], display: l
     return named
 
 
-def _changed_at_for(stored: list[float | None] | None, seats: int) -> list[float | None]:
+def changed_at_for(stored: list[float | None] | None, seats: int) -> list[float | None]:
     return list(stored) if stored is not None and len(stored) == seats + 1 else [None] * (seats + 1)
 
 

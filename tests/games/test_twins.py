@@ -58,3 +58,25 @@ async def test_private_steps_leave_no_trace_in_versions_frames_or_the_games_list
         detours += run.detours
     if not detours:
         pytest.skip(f"{listing.id}: no private round trip (a choice and 'cancel') found in play")
+
+
+# --- Across takebacks: an undo or an accepted takeback shows nobody anything new ---
+@pytest.mark.parametrize("title_id, case", CASES, ids=[f"{t}-{c.__name__}" for t, c in CASES])
+async def test_twin_games_look_the_same_across_takebacks(title_id, case, sqlite_url):
+    """The twins driven through the table while seats now and then take their last move
+    back (at once, or asked and accepted): every observer's view, takeback offers included,
+    its versions, frames and games list stay the same in both games."""
+    twins = case(0)
+    twins.steps = min(twins.steps, 60)
+    run = await drive_through_table(twins, 0, sqlite_url, takebacks=True)
+    assert run.compared >= 1
+    if not run.taken_back:
+        pytest.skip(f"{title_id}: the secret came out before any move was taken back")
+
+
+@pytest.mark.parametrize("listing", PLAYABLE, ids=lambda listing: listing.id)
+async def test_undo_offers_do_not_tell_of_others_private_steps(listing, sqlite_url):
+    """Game b's seat 1 takes private round trips nobody sees, and seats take moves back: who
+    is offered "undo" (and what an undo or takeback shows) must not tell of those steps."""
+    run = await drive_through_table(private_detours(listing.id, 0), 0, sqlite_url, detours=True, takebacks=True)
+    assert run.taken_back >= 1, f"{listing.id}: no move was taken back"

@@ -161,6 +161,7 @@ class TableRun:
     compared: int  # acts after which both games were compared
     detours: int  # private round trips the holder took in game b only
     ended_by: str
+    taken_back: int = 0  # moves taken back in both games (``takebacks``)
 
 
 def _seen_by(title: Title, state: State, seat: Seat | None) -> str:
@@ -205,10 +206,13 @@ def private_detours(title_id: str, seed: int) -> Twins:
                  hidden=lambda a, b: True, what="how many private steps seat 1 took", steps=120)
 
 
-async def drive_through_table(twins: Twins, seed: int, database_url: str, detours: bool = False) -> TableRun:
+async def drive_through_table(twins: Twins, seed: int, database_url: str, detours: bool = False,
+                              takebacks: bool = False) -> TableRun:
     """Store both twins as games and drive them through the table with the same actions;
-    with ``detours``, game b's holder also takes private round trips between steps. After
-    every act, compare what each observer gets (see the note above)."""
+    with ``detours``, game b's holder also takes private round trips between steps; with
+    ``takebacks``, now and then the seat that moved last takes it back in both games (at
+    once when offered, else asked and accepted by everyone). After every act, compare what
+    each observer gets (see the note above)."""
     from datetime import datetime, timedelta, timezone
 
     import app.table.service as service
@@ -231,6 +235,8 @@ async def drive_through_table(twins: Twins, seed: int, database_url: str, detour
         rng, choose = Rng(seed), bot_for(twins.title_id)
         a, b = twins.a, twins.b
         compared = taken = 0
+        previous: Seat | None = None  # who moved last, in both games
+        taken_back = 0
 
         async def act(which: int, seat: Seat, option: str, moment: float) -> None:
             # "Last change" times come from a clock that moves one second per step
@@ -249,10 +255,30 @@ async def drive_through_table(twins: Twins, seed: int, database_url: str, detour
                     assert x == y, f"{twins.title_id}, {twins.what}, {where}: {who}'s {part} differs:\n{x}\n{y}"
             compared += 1
 
+        async def take_back(seat: Seat, step: int) -> bool:
+            """The seat's last move taken back in both games, if both offer the same way."""
+            views = [await table.view(Viewer(g.id, seat)) for g in games]
+            offers = [v["takeback"] for v in views]
+            if offers[0] != offers[1] or not (offers[0]["undo"] or offers[0]["ask"]):
+                return False
+            for which, (g, v) in enumerate(zip(games, views)):
+                if offers[0]["undo"]:
+                    await table.takebacks.undo(Viewer(g.id, seat), v["version"])
+                else:
+                    await table.takebacks.ask(Viewer(g.id, seat), v["version"])
+            await compare(f"after step {step}, seat {seat} {'undid' if offers[0]['undo'] else 'asked'}")
+            for g in games:
+                request = (await table.view(Viewer(g.id, None)))["takeback"]["request"]
+                names = [s["name"] for s in (await table.view(Viewer(g.id, None)))["seats"]]
+                for waiting in list(request["waiting"]) if request else []:
+                    await table.takebacks.answer(Viewer(g.id, names.index(waiting)), request["id"], True)
+            await compare(f"after step {step}, seat {seat}'s takeback")
+            return True
+
         await compare("at the start")
         for step in range(twins.steps):
             if title.result(a) is not None:
-                return TableRun(compared, taken, "game over")
+                return TableRun(compared, taken, "game over", taken_back)
             seat = rng.choice(sorted(title.to_act(a)))
             if detours and seat == twins.holder and taken < MAX_DETOURS and step % 3 == 0:
                 trip = private_round_trip(title, b, seat, twins.players)
@@ -262,16 +288,24 @@ async def drive_through_table(twins: Twins, seed: int, database_url: str, detour
                         b = title.apply(b, seat, option)
                         await compare(f"after step {step}, private step {n} in one game only")
                     taken += 1
+            if takebacks and previous is not None and step % 3 == 1 and taken_back < 6:
+                if await take_back(previous, step):
+                    taken_back += 1
+                    a, b = (table.cache.get(g.id, 0).state for g in games)
+                    if title.result(a) is not None or not title.to_act(a):
+                        return TableRun(compared, taken, "game over", taken_back)
+                    seat = rng.choice(sorted(title.to_act(a)))
             option = _pick(title, choose, a, b, seat, twins.holder, rng)
             if option is None:
-                return TableRun(compared, taken, "holder chose differently")
+                return TableRun(compared, taken, "holder chose differently", taken_back)
+            previous = seat
             for which in (0, 1):
                 await act(which, seat, option, step + 1)
             a, b = title.apply(a, seat, option), title.apply(b, seat, option)
             if not twins.hidden(a, b):  # this step showed the secret, as the rules allow
-                return TableRun(compared, taken, "revealed")
+                return TableRun(compared, taken, "revealed", taken_back)
             await compare(f"step {step}")
-        return TableRun(compared, taken, "steps")
+        return TableRun(compared, taken, "steps", taken_back)
     finally:
         service.utcnow = clock
         await table.db.dispose()

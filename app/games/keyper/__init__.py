@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.protocol import TitleSpec, validate_options
+from app.games.protocol import TitleSpec, keeps_secrets, validate_options
 
 from . import rules
 # The rest of the protocol is the rules' and the view's own functions.
@@ -33,4 +33,13 @@ def setup(players: int, options: dict[str, Any] | None, seed: int) -> Game:
     return rules.setup(players, validate_options(TITLE, options, players), seed)
 
 
-__all__ = ["TITLE", "setup", "to_act", "options", "apply", "view", "result", "dump", "load"]
+def undoable(before: Game, seat: int, option_id: str, after: Game) -> bool:
+    """May ``seat`` take this step back at once (app/table/takeback.py)?
+
+    A step that draws country tiles, deals fairs or boats, or ends a season does not
+    qualify; the steps of a turn that only move keyples and goods do.
+    """
+    return keeps_secrets(before, after, "phase", "season", "bag", "display", "fair_pool", "fair_out", "boats")
+
+
+__all__ = ["TITLE", "setup", "undoable", "to_act", "options", "apply", "view", "result", "dump", "load"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.protocol import OptionSpec, TitleSpec, validate_options
+from app.games.protocol import OptionSpec, TitleSpec, keeps_secrets, validate_options
 
 from . import rules
 # The rest of the protocol is the rules' and the view's own functions.
@@ -41,4 +41,14 @@ def setup(players: int, options: dict[str, Any] | None, seed: int) -> Game:
     return rules.setup(players, validate_options(TITLE, options, players), seed)
 
 
-__all__ = ["TITLE", "setup", "to_act", "options", "apply", "view", "result", "dump", "load"]
+def undoable(before: Game, seat: int, option_id: str, after: Game) -> bool:
+    """May ``seat`` take this step back at once (app/table/takeback.py)?
+
+    A step that draws a field tile, takes or turns a law card, turns a row of tiles face up,
+    or moves the game to its next phase does not qualify; placing, paying and the steps of a
+    choice do.
+    """
+    return keeps_secrets(before, after, "phase", "bag", "drawn", "law_deck", "law_slots", "face_up", "rows")
+
+
+__all__ = ["TITLE", "setup", "undoable", "to_act", "options", "apply", "view", "result", "dump", "load"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.protocol import OptionSpec, TitleSpec, validate_options
+from app.games.protocol import OptionSpec, TitleSpec, keeps_secrets, validate_options
 
 from . import rules
 # The rest of the protocol is the rules' and the view's own functions.
@@ -45,4 +45,14 @@ def setup(players: int, options: dict[str, Any] | None, seed: int) -> Game:
     return rules.setup(players, validate_options(TITLE, options, players), seed)
 
 
-__all__ = ["TITLE", "setup", "to_act", "options", "apply", "view", "result", "dump", "load"]
+def undoable(before: Game, seat: int, option_id: str, after: Game) -> bool:
+    """May ``seat`` take this step back at once (app/table/takeback.py)?
+
+    Placing a resource or a step of a construction before the others have all chosen
+    qualifies; the step that reveals everyone's placements (the phase moves on), a card
+    drawn from the resource deck, and a monument kept by the last seat to choose do not.
+    """
+    return keeps_secrets(before, after, "phase", "deck", "revealed")
+
+
+__all__ = ["TITLE", "setup", "undoable", "to_act", "options", "apply", "view", "result", "dump", "load"]
