@@ -36,6 +36,8 @@ class GameExport(BaseModel):
     seed: int | None = Field(default=None, description="Instead of a secret, for a game dealt from a chosen seed.")
     actions: list[ExportedAction]
     result: dict[str, Any] | None = None
+    ending: Any = Field(default=None, description='Only for a game the table ended: {"kind": "abandoned"} or '
+                                                  '{"kind": "conceded", "seat": n}, with "at".')
 
 
 @router.get("/games/{game_id}/export", response_model=GameExport, response_model_exclude_unset=True,

@@ -4,7 +4,8 @@ A game is a pure function of (title, options, secret, actions), so the document 
 exactly those, with the players' names, each action's time and the result:
 
     {"format": "keydom-game", "version": 1, "title", "options", "players": [names],
-     "secret" (finished games only), "actions": [{"seat", "option", "at"}], "result"}
+     "secret" (finished games only), "actions": [{"seat", "option", "at"}], "result",
+     "ending" (only for a game conceded or abandoned: {"kind", "seat"?, "at"})}
 
 The secret is the hidden order of every draw; it leaves the server only once the game is
 over (a running game's export, which only its host may take, has none and so cannot be
@@ -27,10 +28,11 @@ from app.games import UnknownTitle, get_title
 from app.games.protocol import IllegalAction, lines_written, validate_options
 from app.store.models import Action, Game, Seat
 
+from .endings import ending_result
 from .errors import BadRequest, Forbidden, NotFound, Unauthorized
 from .hosting import name_key
 from .seats import clean_name
-from .service import CreatedGame, SeatLink, Table
+from .service import CreatedGame, SeatLink, Table, seat_names
 from .tokens import derived_token, new_game_id, new_token, same_hash, token_hash
 
 FORMAT = "keydom-game"
@@ -77,6 +79,9 @@ class Archive:
             state = get_title(game.title).load(json.loads(game.snapshot))
             result = get_title(game.title).result(state)
             document["result"] = result.as_json() if result else None
+            if game.ending:  # conceded or abandoned: the table ended it, not the rules
+                document["ending"] = game.ending
+                document["result"] = ending_result(game.ending, seat_names([s.name for s in seats]))
         return document
 
     # --- Import ---
@@ -86,7 +91,9 @@ class Archive:
         title, players, options, dealt_from, actions = _read(document)
         replay = _replay(title, players, options, dealt_from, actions)
         result = title.result(replay["state"])
-        if document.get("result") is not None and (result is None or result.as_json() != document["result"]):
+        ending = _ending(document, len(players), ended_by_rules=result is not None)
+        given = ending_result(ending, seat_names(players)) if ending else (result.as_json() if result else None)
+        if document.get("result") is not None and given != document["result"]:
             raise BadRequest("The document's result is not what its actions give here: it was changed, "
                              "or it comes from a version of Keydom with other rules.")
         game_id, host_token = new_game_id(), new_token()
@@ -97,7 +104,7 @@ class Archive:
                 id=game_id, title=title.TITLE.id, options=options, players=len(players),
                 seed=None if secret is not None else dealt_from, seed_given=secret is None,
                 secret=None if secret is None else f"{secret:064x}",
-                status="finished" if result is not None else "active", version=len(actions),
+                status="finished" if result is not None or ending else "active", version=len(actions), ending=ending,
                 snapshot=json.dumps(title.dump(replay["state"])),
                 host_hash=token_hash(host_token), host_name=next((n for n in players if n), None),
             ))
@@ -155,6 +162,26 @@ def _read(document: Any) -> tuple[Any, list[str | None], dict[str, Any], int, li
                 or not isinstance(action.get("option"), str)):
             raise BadRequest(f"Action {n} is not of the form {{\"seat\": 0, \"option\": \"…\"}}.")
     return title, names, options, dealt_from, actions
+
+
+def _ending(document: dict[str, Any], seats: int, ended_by_rules: bool) -> dict[str, Any] | None:
+    """The document's ``ending`` (a game conceded or abandoned), checked; None if it has none."""
+    ending = document.get("ending")
+    if ending is None:
+        return None
+    kind = ending.get("kind") if isinstance(ending, dict) else None
+    seat = ending.get("seat") if isinstance(ending, dict) else None
+    if kind == "abandoned":
+        kept: dict[str, Any] = {"kind": kind}
+    elif kind == "conceded" and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
+        kept = {"kind": kind, "seat": seat}
+    else:
+        raise BadRequest('"ending" must be {"kind": "abandoned"} or {"kind": "conceded", "seat": <a seat number>}.')
+    if ended_by_rules:
+        raise BadRequest("The document says the game was conceded or abandoned, but its actions play it to the end.")
+    if isinstance(ending.get("at"), str):
+        kept["at"] = ending["at"][:40]
+    return kept
 
 
 def _dealt_from(document: dict[str, Any]) -> int:

@@ -114,3 +114,33 @@ async def test_an_ended_game_stays_ended_for_a_process_that_had_it_cached(client
                               json={"option": before["options"][0]["id"], "version": before["version"]})
     assert acted.status_code == 422 and acted.json()["detail"] == "This game is over: it was abandoned."
     assert await table.action_log(game["id"]) == []
+
+
+async def test_a_conceded_game_exports_and_imports_as_conceded(client):
+    game = await create(client, ["Ann", "Bob"])
+    ann, bob = (s["token"] for s in game["seats"])
+    assert (await client.post(f"/api/games/{game['id']}/concede", headers=bearer(bob))).status_code == 204
+    exported = await client.get(f"/api/games/{game['id']}/export", headers=bearer(ann))
+    assert exported.status_code == 200, exported.text
+    document = exported.json()
+    assert document["ending"]["kind"] == "conceded" and document["ending"]["seat"] == 1
+    assert document["result"]["reason"] == "Bob conceded: Ann wins."
+    imported = await client.post("/api/games/import", json=document)
+    assert imported.status_code == 201, imported.text
+    view = await view_of(client, imported.json())
+    assert view["status"] == "finished" and view["result"] == document["result"] and view["to_act"] == []
+
+
+async def test_an_abandoned_game_imports_as_abandoned_and_a_bad_ending_is_refused(client):
+    game = await create(client, ["Ann", "Bob"])
+    assert (await client.post(f"/api/games/{game['id']}/abandon", headers=bearer(game["host_token"]))).status_code == 204
+    document = (await client.get(f"/api/games/{game['id']}/export", headers=bearer(game["host_token"]))).json()
+    assert document["ending"]["kind"] == "abandoned"
+    imported = await client.post("/api/games/import", json=document)
+    assert imported.status_code == 201, imported.text
+    assert (await view_of(client, imported.json()))["result"]["ended"] == "abandoned"
+    for bad in ({"kind": "conceded", "seat": 5}, {"kind": "won"}, "abandoned"):
+        refused = await client.post("/api/games/import", json={**document, "ending": bad, "result": None})
+        assert refused.status_code == 422 and refused.json()["detail"].startswith('"ending" must be')
+    changed = await client.post("/api/games/import", json={**document, "ending": {"kind": "conceded", "seat": 0}})
+    assert changed.status_code == 422 and "result" in changed.text
