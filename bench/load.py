@@ -104,6 +104,11 @@ def rss_kb(pids: list[int]) -> int:
     return total
 
 
+def process_tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and its descendants (bench/ws_memory.py uses it)."""
+    return rss_kb(process_tree(pid))
+
+
 def cpu_list(text: str) -> set[int]:
     return {int(c) for c in text.split(",") if c.strip()}
 
