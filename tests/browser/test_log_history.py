@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import httpx
@@ -27,8 +28,12 @@ def play(base: str, game: dict, actions: int, rng: random.Random) -> None:
             assert answer.status_code == 200, answer.text
 
 
+TIME = re.compile(r"^\d{1,2}:\d{2}(\s?[AP]M)?\s+")  # each line's time, as the browser's locale writes it
+
+
 def log_items(page) -> list[str]:
-    return page.locator(".log li").all_inner_texts()
+    """The log's lines as shown, without the time in front of each."""
+    return [TIME.sub("", text) for text in page.locator(".log li").all_inner_texts()]
 
 
 def whole_log(base: str, game_id: str) -> list[str]:
