@@ -118,12 +118,7 @@ class Takebacks:
     # --- Undo at once ---
     async def undo(self, viewer: Viewer, version: int) -> dict[str, Any]:
         """Take back the seat's own last action at once (see the module's note)."""
-        seat = self._seat_of(viewer)
-        snap, names = await self.table.load_stored(viewer.game_id)
-        self._check_fresh(snap, seat, version)
-        if not offer(snap.takeback, snap.status, seat, _shown(names))["undo"]:
-            raise BadRequest(_why_not(snap, seat, "undo"))
-        action_seq = snap.takeback["last"][str(seat)][0]
+        seat, snap, names, action_seq = await self._offered(viewer, version, "undo")
         async with self.table.db.write() as session:
             takeback_id = await self._record(session, viewer.game_id, seat, action_seq, "undone", {})
             restored = await self._restore(session, snap, names, seat, action_seq, takeback_id, "undo")
@@ -132,12 +127,7 @@ class Takebacks:
     # --- Takeback with consent ---
     async def ask(self, viewer: Viewer, version: int) -> dict[str, Any]:
         """Ask every other seated player to let the seat take back its last action."""
-        seat = self._seat_of(viewer)
-        snap, names = await self.table.load_stored(viewer.game_id)
-        self._check_fresh(snap, seat, version)
-        if not offer(snap.takeback, snap.status, seat, _shown(names))["ask"]:
-            raise BadRequest(_why_not(snap, seat, "ask"))
-        action_seq = snap.takeback["last"][str(seat)][0]
+        seat, snap, names, action_seq = await self._offered(viewer, version, "ask")
         async with self.table.db.read() as session:
             seats = (await session.execute(
                 select(Seat.seat, Seat.bot_level).where(Seat.game_id == viewer.game_id, Seat.name.is_not(None))
@@ -210,6 +200,16 @@ class Takebacks:
         return await self._after(viewer, "takeback_declined", after)
 
     # --- Checks ---
+    async def _offered(self, viewer: Viewer, version: int, how: str) -> tuple[int, Any, list[str | None], int]:
+        """The seat, the stored game, its names and the seat's last action, once ``how``
+        ("undo" or "ask") is on offer to the seat at the version it saw; else a refusal."""
+        seat = self._seat_of(viewer)
+        snap, names = await self.table.load_stored(viewer.game_id)
+        self._check_fresh(snap, seat, version)
+        if not offer(snap.takeback, snap.status, seat, _shown(names))[how]:
+            raise BadRequest(_why_not(snap, seat, how))
+        return seat, snap, names, snap.takeback["last"][str(seat)][0]
+
     @staticmethod
     def _seat_of(viewer: Viewer) -> int:
         if viewer.seat is None:
