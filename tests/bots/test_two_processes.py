@@ -59,6 +59,9 @@ def test_two_processes_play_each_bot_move_exactly_once(pg_url):
     made = {(g, s, v) for g, s, v, _ in moves}
     assert len(made) == len(moves), "a bot acted twice on one version"
     # A refused attempt is a bot choosing on a view that then changed, never a second
-    # process playing a turn the first one played.
-    assert not [r for r in refused if tuple(r[:3]) in made], refused
+    # process playing a turn the first one played. (One process may be refused and then
+    # move at the same view version: the other seat's private step moved the game, not
+    # this seat's view.)
+    mover = {(g, s, v): p for g, s, v, p in moves}
+    assert not [r for r in refused if tuple(r[:3]) in made and mover[tuple(r[:3])] != r[3]], refused
     print(f"moves by process: { {p: sum(1 for *_, q in moves if q == p) for p in {m[3] for m in moves}} }")
