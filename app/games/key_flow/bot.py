@@ -431,8 +431,80 @@ def choose_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: A
     if not ids:
         raise ValueError("nothing to choose")
     g, seat = state_from_view(view)
-    chosen = choose(g, seat, rng, ids)
+    chosen = strong_choice(g, seat, rng, ids)
     return chosen if chosen in ids else next((i for i in ids if i != "cancel"), ids[0])
+
+
+# --- The strong bot: the state bot, with a lookahead where the final score is in sight ---
+
+def strong_choice(g: Game, seat: Seat, rng: Any, offered: list[str]) -> str:
+    """In winter every card and use is tried on a copy of the rebuilt game (the other seats
+    discard: their hands are not known), its decisions resolved as the state bot would, and
+    the final score it leaves is compared; the winter K card is chosen by the exact
+    allocation it adds. Elsewhere the state bot chooses."""
+    p = g.players[seat]
+    if g.phase == WINTER_K and p.choosing is None:
+        return max(offered, key=lambda o: winter_k_worth(g, p, o.removeprefix("pick:")))
+    if g.phase == DRAFT and season_name(g) == "winter":
+        if p.choosing is None:
+            best = max(((use_worth(g, seat, cid, use), o) for o in offered
+                        for cid in [o.removeprefix("pick:")] for use in uses(g, seat, cid)))
+            return best[1]
+        worth = {use: use_worth(g, seat, p.choosing, use) for use in uses(g, seat, p.choosing)}
+        return max((u for u in offered if u in worth), key=lambda u: worth[u])
+    return choose(g, seat, rng, offered)
+
+
+def uses(g: Game, seat: Seat, cid: str) -> list[str]:
+    """What could be done with a card: every building it may go on, the state bot's place
+    for a village card, and discarding."""
+    from .rules import use_options
+    p = g.players[seat]
+    held, p.choosing = p.choosing, cid
+    try:
+        ids = [o.id for o in use_options(g, p) if o.id != "cancel"]
+    finally:
+        p.choosing = held
+    if CARDS[cid].kind != "keyple":
+        spot = best_spot(p, CARDS[cid])
+        ids = [i for i in ids if i == spot or not i.startswith(("road:", "river:"))]
+    return ids
+
+
+def use_worth(g: Game, seat: Seat, cid: str, use: str) -> float:
+    from .rules import choose_step, clone, do_job, job_options
+    g = clone(g)
+    p = g.players[seat]
+    for q in g.players:  # the others discard a card like ours, so the turn runs its course
+        if q is not p:
+            q.hand, q.chosen, q.jobs = list(p.hand), {"card": cid, "use": "discard"}, []
+    p.choosing = cid
+    choose_step(g, p, use)
+    while p.jobs:
+        _memo.clear()
+        offered = [o.id for o in job_options(g, p, p.jobs[0])]
+        do_job(g, p, job_choice(g, p, offered, goals(g, p)))
+    _memo.clear()
+    return final_worth(p)
+
+
+def final_worth(p: Player) -> float:
+    """The final score this village would make now, keyple cards on its buildings counted
+    as under the store card (where they will be at the end of the season)."""
+    from .rules import score_player
+    q = Player(seat=p.seat, home=p.home, store=p.store, village=p.village, tokens=p.tokens, skills=p.skills,
+               doubles=p.doubles, under_store=p.under_store + [k["card"] for e in p.village for k in e["keyples"]])
+    return float(score_player(q)["score"])
+
+
+def winter_k_worth(g: Game, p: Player, cid: str) -> float:
+    """The final score with this winter K card in the village, at the state bot's place."""
+    from .rules import entry
+    c = CARDS[cid]
+    row, _, col = best_spot(p, c).partition(":")
+    q = Player(seat=p.seat, home=p.home, store=p.store, village=p.village + [entry(cid, row, int(col), 0)],
+               tokens=p.tokens, skills=p.skills, doubles=p.doubles, under_store=p.under_store)
+    return final_worth(q)
 
 
 __all__ = ["choose", "choose_from_view", "state_from_view", "RESOURCES"]

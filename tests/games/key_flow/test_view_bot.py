@@ -1,5 +1,6 @@
 """The strong bot from a seat's view alone (``choose_from_view``, what app/bots' "strong"
-level calls): it finishes games, chooses what the state bot chooses, and beats random play."""
+level calls): it finishes games, rebuilds from the view what the state bot reads, looks
+ahead in winter, and beats random play."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 
 import app.games.key_flow as kf
 from app.bots.levels import choose as level_choose
-from app.games.key_flow.bot import choose, choose_from_view
+from app.games.key_flow.bot import choose, choose_from_view, state_from_view, use_worth, uses
 from app.games.rng import Rng
 
 
@@ -35,21 +36,44 @@ def test_the_view_bot_finishes_games_from_views_only():
     assert result is not None and len(result.scores) == 3
 
 
-def test_the_view_bot_chooses_what_the_state_bot_chooses():
-    """Rebuilt from the view, the game gives the bot everything it reads: the same choice
-    at every decision of a whole game."""
+def test_the_game_rebuilt_from_a_view_gives_the_state_bot_everything_it_reads():
+    """The state bot chooses alike on the true state and on the game rebuilt from the seat's
+    view, at every decision of a whole game (the strong bot builds on that rebuild)."""
     g = kf.setup(3, {}, 11)
     order = Rng(11)
     checked = 0
     while kf.result(g) is None:
         seat = order.choice(sorted(kf.to_act(g)))
         view = seat_view(g, seat)
-        from_view = choose_from_view(view, view["options"], Rng(checked))
+        rebuilt, _ = state_from_view(view)
+        from_view = choose(rebuilt, seat, Rng(checked), [o["id"] for o in view["options"]])
         from_state = choose(g, seat, Rng(checked))
         assert from_view == from_state, f"decision {checked}: {from_view} from the view, {from_state} from the state"
         g = kf.apply(g, seat, from_state)
         checked += 1
     assert checked > 200
+
+
+def test_in_winter_the_strong_bot_never_leaves_a_lower_final_score_than_the_state_bot():
+    """Every winter card choice of a whole 2-player game: the strong bot's card and use,
+    tried on the rebuilt game, leave at least the final score the state bot's would."""
+    g = kf.setup(2, {}, 23)
+    order = Rng(23)
+    compared = better = 0
+    while kf.result(g) is None:
+        seat = order.choice(sorted(kf.to_act(g)))
+        view = seat_view(g, seat)
+        if g.phase == "draft" and g.season == 3 and g.players[seat].choosing is None:
+            rebuilt, _ = state_from_view(view)
+            pick = choose_from_view(view, view["options"], Rng(0)).removeprefix("pick:")
+            mine = max(use_worth(rebuilt, seat, pick, u) for u in uses(rebuilt, seat, pick))
+            state_pick = choose(g, seat, Rng(0)).removeprefix("pick:")
+            theirs = max(use_worth(rebuilt, seat, state_pick, u) for u in uses(rebuilt, seat, state_pick))
+            assert mine >= theirs, f"winter turn {g.turn}: {pick} ({mine}) below the state bot's {state_pick} ({theirs})"
+            compared += 1
+            better += mine > theirs
+        g = kf.apply(g, seat, choose(g, seat, Rng(compared)))
+    assert compared >= 20 and better >= 1
 
 
 def test_the_view_bot_beats_random_play_in_most_two_player_games():
