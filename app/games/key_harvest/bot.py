@@ -13,12 +13,13 @@ and never "cancel"s unless nothing else is offered.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from app.games.rng import Rng
 
-from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS
-from .rules import Game, Player, groups, open_spaces, options, settle_sources, worker_spaces
+from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
+from .rules import (BoardKey, Game, Player, board_key, groups, options, settle_sources, spaces_for_value)
 
 Seat = int
 
@@ -476,11 +477,23 @@ def power_worth(g: Game, p: Player, worker_id: str, space: str,
     """What the worker's power would bring on that space, in counter-equivalents (a
     counter 1, a tile on the board 2 plus 0.5 for each field it joins, a ripe field 0.5,
     a store tile 1.5), from public things and the bot's own board."""
-    near = [n for n in NEIGHBOURS[space] if n in p.fields]
-    ripe = sum(not p.fields[n] for n in near)
-    bare = len(near) - ripe
+    return effects_worth(g, p, WORKERS[worker_id].effects, space, surroundings(p.fields, space), tiles)
+
+
+def surroundings(fields: dict[str, bool], space: str) -> tuple[int, int, int]:
+    """A board's fields next to a space: how many, how many ripe, how many crops among them."""
+    near = [n for n in NEIGHBOURS[space] if n in fields]
+    return len(near), sum(not fields[n] for n in near), len({FIELDS[n].crop for n in near})
+
+
+def effects_worth(g: Game, p: Player, effects: tuple[Effect, ...], space: str, around: tuple[int, int, int],
+                  tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> float:
+    """``power_worth`` from the space's ``surroundings``: all a power's price depends on
+    besides the space itself (which a settle effect may not take)."""
+    near, ripe, crops = around
+    bare = near - ripe
     worth = 0.0
-    for e in WORKERS[worker_id].effects:
+    for e in effects:
         if e.kind == "gain":
             worth += min(e.amount, sum(g.supply.values()))
         elif e.kind == "reap":
@@ -488,13 +501,13 @@ def power_worth(g: Game, p: Player, worker_id: str, space: str,
         elif e.kind == "renew":
             worth += 0.5 * min(e.amount, bare)
         elif e.kind == "tally":
-            worth += e.amount * len({FIELDS[n].crop for n in near})
+            worth += e.amount * crops
         elif e.kind == "plough":
             worth += 0.5 * (bare - ripe)
         elif e.kind == "scorch":
             worth -= 0.5 * ripe
         elif e.kind == "clear":
-            worth -= 2.0 * min(e.amount, len(near))
+            worth -= 2.0 * min(e.amount, near)
         elif e.kind == "settle":
             priced = settle_prices(g, p, e.sources, tiles)
             worth += sum([v for t, v in priced if t != space][:e.amount])
@@ -528,17 +541,45 @@ def bid_of(g: Game, target: str) -> float:
 def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float]:
     """The play priced highest (its power at its best space, plus a share of its points)."""
     best, worth = None, float("-inf")
-    free = open_spaces(p)
+    fields, board = frozenset(p.fields.items()), board_key(p)
     tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
+    takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
     for o in plays:
         w = o.removeprefix("play:")
-        spaces = worker_spaces(p, w, spaces=free)
-        if not spaces:
+        cases = space_cases(fields, board, WORKERS[w].value)
+        if not cases:
             continue
-        here = max(power_worth(g, p, w, s, tiles) for s in spaces) + POINTS_SHARE * WORKERS[w].value
+        effects = WORKERS[w].effects
+        # Spaces with the same surroundings price the same, unless a settle effect could
+        # take the tile of the space itself: such a space is priced on its own.
+        settles = any(e.kind == "settle" for e in effects)
+        here = max(effects_worth(g, p, effects, s, around, tiles)
+                   for around, spaces in cases for s in priced_spaces(spaces, takeable if settles else None)) \
+            + POINTS_SHARE * WORKERS[w].value
         if here > worth:
             best, worth = o, here
     return best, worth
+
+
+@lru_cache(maxsize=4096)
+def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey, value: int
+                ) -> tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...]:
+    """The spaces a worker of this value may take on this board (``fields``: each field
+    tile and whether it is harvested), grouped by their ``surroundings``."""
+    harvested = dict(fields)
+    cases: dict[tuple[int, int, int], list[str]] = {}
+    for space in spaces_for_value(board, value, True):
+        cases.setdefault(surroundings(harvested, space), []).append(space)
+    return tuple((around, tuple(spaces)) for around, spaces in cases.items())
+
+
+def priced_spaces(spaces: tuple[str, ...], takeable: set[str] | None) -> list[str]:
+    """One space of a case, and every space whose own tile a settle effect could take."""
+    if takeable is None:
+        return [spaces[0]]
+    own = [s for s in spaces if s in takeable]
+    other = next((s for s in spaces if s not in takeable), None)
+    return own + [other] if other is not None else own
 
 
 def power_choice(g: Game, p: Player, onward: list[str]) -> str | None:

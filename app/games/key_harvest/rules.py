@@ -35,12 +35,13 @@ Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields as dataclass_fields
+from functools import lru_cache
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
-from app.games.plainstate import clone_game, dump_game, load_game
+from app.games.plainstate import dump_game, load_game, plain
 from app.games.rng import Rng
 
 from .content import (AUTOMATIC, BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
@@ -154,9 +155,16 @@ def counter_total(p: Player) -> int:
 def groups(p: Player) -> list[list[Ref]]:
     """The connected groups of field tiles on a board (workers do not connect them),
     largest first, each sorted; ties in size ordered by their first reference."""
+    return [list(grp) for grp in board_groups(frozenset(p.fields))]
+
+
+@lru_cache(maxsize=4096)
+def board_groups(tiles: frozenset[Ref]) -> tuple[tuple[Ref, ...], ...]:
+    """``groups`` for a set of field tiles; kept, since a board changes far less often than
+    its groups are asked for (options, the bot, the view, scoring)."""
     seen: set[Ref] = set()
     out = []
-    for start in sorted(p.fields):
+    for start in sorted(tiles):
         if start in seen:
             continue
         group, todo = [], [start]
@@ -165,11 +173,11 @@ def groups(p: Player) -> list[list[Ref]]:
             ref = todo.pop()
             group.append(ref)
             for n in NEIGHBOURS[ref]:
-                if n in p.fields and n not in seen:
+                if n in tiles and n not in seen:
                     seen.add(n)
                     todo.append(n)
-        out.append(sorted(group))
-    return sorted(out, key=lambda grp: (-len(grp), grp[0]))
+        out.append(tuple(sorted(group)))
+    return tuple(sorted(out, key=lambda grp: (-len(grp), grp[0])))
 
 
 def tiles_on_board(p: Player) -> int:
@@ -181,33 +189,56 @@ def fields_next_to(p: Player, ref: Ref) -> list[Ref]:
     return [n for n in NEIGHBOURS[ref] if n in p.fields]
 
 
-def open_spaces(p: Player) -> list[tuple[Ref, int, str | None]]:
+OpenSpace = tuple[Ref, int, str | None]  # (space, field tiles it touches, worker already there)
+BoardKey = tuple[frozenset[Ref], frozenset[tuple[Ref, str]]]  # a board's field tiles and (space, worker) pairs
+NEAR: dict[Ref, frozenset[Ref]] = {ref: frozenset(near) for ref, near in NEIGHBOURS.items()}
+
+
+def board_key(p: Player) -> BoardKey:
+    """What decides where workers may stand: the field tiles and the workers on the board."""
+    return frozenset(p.fields), frozenset(p.workers.items())
+
+
+def open_spaces(p: Player) -> tuple[OpenSpace, ...]:
     """Spaces a worker could stand on, as (space, field tiles it touches, worker already
     there): no field tile on it and no worker next to it."""
-    out = []
-    for ref, near in NEIGHBOURS.items():
-        if ref in p.fields or any(n in p.workers for n in near):
-            continue
-        out.append((ref, sum(n in p.fields for n in near), p.workers.get(ref)))
-    return out
+    return board_spaces(board_key(p))
 
 
-def worker_spaces(p: Player, worker_id: str, replace: bool = True,
-                  spaces: list[tuple[Ref, int, str | None]] | None = None) -> list[Ref]:
+# The spaces of a board are kept (a board changes far less often than they are asked for:
+# the options list every worker that has a space, and the bot prices every play).
+@lru_cache(maxsize=4096)
+def board_spaces(board: BoardKey) -> tuple[OpenSpace, ...]:
+    tiles, workers = board
+    there = dict(workers)
+    blocked = set(tiles)
+    for ref in there:
+        blocked.update(NEIGHBOURS[ref])  # a space next to a worker
+    return tuple((ref, len(NEAR[ref] & tiles), there.get(ref)) for ref in NEIGHBOURS if ref not in blocked)
+
+
+def worker_spaces(p: Player, worker_id: str, replace: bool = True, board: BoardKey | None = None) -> list[Ref]:
     """Where a worker may go on this board: touching at least as many field tiles as its
     number, not touching another worker, on an empty space or (``replace``) on the space
-    of a lower-numbered worker."""
-    value = WORKERS[worker_id].value
-    return [ref for ref, touching, there in (open_spaces(p) if spaces is None else spaces)
-            if touching >= value and (there is None or replace and WORKERS[there].value < value)]
+    of a lower-numbered worker. (``board``: the board's key, when the caller has it.)"""
+    return list(spaces_for_value(board or board_key(p), WORKERS[worker_id].value, replace))
+
+
+@lru_cache(maxsize=16384)
+def spaces_for_value(board: BoardKey, value: int, replace: bool) -> tuple[Ref, ...]:
+    return tuple(ref for ref, touching, there in board_spaces(board)
+                 if touching >= value and (there is None or replace and WORKERS[there].value < value))
 
 
 def workers_at_home(g: Game, p: Player) -> list[str]:
     """The seat's playable workers: its farmhands in its supply, then the townsfolk on the
     town board."""
-    on_board = set(p.workers.values())
-    own = [w for w, hand in FARMHANDS.items() if hand.colour == p.colour and w not in on_board]
-    return own + list(g.town)
+    on_board = p.workers.values()
+    return [w for w in FARMHANDS_OF[p.colour] if w not in on_board] + g.town
+
+
+FARMHANDS_OF: dict[Crop, tuple[str, ...]] = {
+    colour: tuple(w for w, hand in FARMHANDS.items() if hand.colour == colour) for colour in PLAYER_COLOURS}
 
 
 def send_home(g: Game, worker_id: str) -> None:
@@ -356,7 +387,10 @@ def turn_options(g: Game, p: Player) -> list[Option]:
         out += transfer_options(g, p)
     if can_take(g, REGISTRY):
         out += registry_options(g, p)
-    return out + [Option("end", "End your turn (pass the bag)", "end")]
+    return out + [END_OPTION]
+
+
+END_OPTION = Option("end", "End your turn (pass the bag)", "end")
 
 
 def choose_end(g: Game, p: Player, option_id: str) -> None:
@@ -388,12 +422,19 @@ def harvestable_groups(p: Player) -> list[list[Ref]]:
 
 
 def harvest_options(p: Player) -> list[Option]:
+    fields = p.fields
     out = []
-    for grp in harvestable_groups(p):
-        ripe = [r for r in grp if not p.fields[r]]
-        out.append(Option(f"harvest:{grp[0]}", f"Harvest {', '.join(ripe)} ({plural(len(ripe), 'counter')})",
-                          "harvest", f"group:{p.seat}:{','.join(grp)}"))
+    for grp in board_groups(frozenset(fields)):
+        ripe = tuple(r for r in grp if not fields[r])
+        if ripe:
+            out.append(harvest_option(p.seat, grp, ripe))
     return out
+
+
+@lru_cache(maxsize=4096)
+def harvest_option(seat: Seat, grp: tuple[Ref, ...], ripe: tuple[Ref, ...]) -> Option:
+    return Option(f"harvest:{grp[0]}", f"Harvest {', '.join(ripe)} ({plural(len(ripe), 'counter')})",
+                  "harvest", f"group:{seat}:{','.join(grp)}")
 
 
 def choose_harvest(g: Game, p: Player, option_id: str) -> None:
@@ -469,14 +510,26 @@ def gain_is_settled(g: Game, job: Job) -> bool:
 # --- Action B: Play or remove a worker tile ---
 
 def play_options(g: Game, p: Player) -> list[Option]:
-    spaces = open_spaces(p)
-    return [Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}")
-            for w in workers_at_home(g, p) if worker_spaces(p, w, spaces=spaces)]
+    playable = playable_values(board_key(p))
+    return [PLAY_OPTIONS[w] for w in workers_at_home(g, p) if WORKERS[w].value in playable]
+
+
+PLAY_OPTIONS = {w: Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}") for w in WORKERS}
+
+
+@lru_cache(maxsize=4096)
+def playable_values(board: BoardKey) -> frozenset[int]:
+    """The worker values that have a space on this board (replacing a lower worker counts)."""
+    return frozenset(value for value in {w.value for w in WORKERS.values()} if spaces_for_value(board, value, True))
 
 
 def remove_options(p: Player) -> list[Option]:
-    return [Option(f"remove:{ref}", f"Remove {worker_text(w)} from {ref}", "remove", f"space:{p.seat}:{ref}")
-            for ref, w in sorted(p.workers.items())]
+    return [remove_option(p.seat, ref, w) for ref, w in sorted(p.workers.items())]
+
+
+@lru_cache(maxsize=4096)
+def remove_option(seat: Seat, ref: Ref, worker_id: str) -> Option:
+    return Option(f"remove:{ref}", f"Remove {worker_text(worker_id)} from {ref}", "remove", f"space:{seat}:{ref}")
 
 
 def choose_play(g: Game, p: Player, option_id: str) -> None:
@@ -768,11 +821,15 @@ def transfer_options(g: Game, p: Player) -> list[Option]:
         for slot, entry in enumerate(g.players[owner].store):
             if owner != p.seat and not can_pay(p, entry["bid"]):
                 continue
-            price = "its bid goes to the supply" if owner == p.seat else \
-                f"pay {seat_label(owner)} {counters_text(entry['bid'])}"
-            out.append(Option(f"take:{owner}:{slot}", f"Transfer {tile_text(entry['tile'])} to your board ({price})",
-                              "take", f"store:{owner}:{slot}"))
+            out.append(transfer_option(owner == p.seat, owner, slot, entry["tile"], tuple(entry["bid"].items())))
     return out
+
+
+@lru_cache(maxsize=4096)
+def transfer_option(own: bool, owner: Seat, slot: int, ref: Ref, bid: tuple[tuple[Crop, int], ...]) -> Option:
+    price = "its bid goes to the supply" if own else f"pay {seat_label(owner)} {counters_text(dict(bid))}"
+    return Option(f"take:{owner}:{slot}", f"Transfer {tile_text(ref)} to your board ({price})",
+                  "take", f"store:{owner}:{slot}")
 
 
 def choose_take(g: Game, p: Player, option_id: str) -> None:
@@ -836,8 +893,13 @@ def registry_options(g: Game, p: Player) -> list[Option]:
     """A registry tile, if your store has room and you have a counter to bid."""
     if len(p.store) >= STORE_SIZE or not counter_total(p):
         return []
-    return [Option(f"registry:{i}", f"Put {tile_text(ref)} into your store and bid for it", "registry",
-                   f"registry:{i}") for i, ref in enumerate(g.registry) if ref]
+    return [registry_option(i, ref) for i, ref in enumerate(g.registry) if ref]
+
+
+@lru_cache(maxsize=None)  # 6 spaces, 56 tiles
+def registry_option(slot: int, ref: Ref) -> Option:
+    return Option(f"registry:{slot}", f"Put {tile_text(ref)} into your store and bid for it", "registry",
+                  f"registry:{slot}")
 
 
 def choose_registry(g: Game, p: Player, option_id: str) -> None:
@@ -1222,4 +1284,35 @@ def load(raw: dict[str, Any]) -> Game:
 
 
 def clone(g: Game) -> Game:
-    return clone_game(g)
+    """An independent copy, made field by field: every action copies the game once, so
+    this is the playouts' and the server's single largest cost after the options."""
+    copy = dict(vars(g))  # str, int, bool and None fields are shared as they are
+    for name in _FLAT_FIELDS:
+        copy[name] = copy[name].copy()
+    copy["options"] = plain(g.options)
+    copy["queue"] = plain(g.queue)  # a job may hold a bid or the step to go back to
+    copy["players"] = [_clone_player(p) for p in g.players]
+    copy["log"] = GameLog(g.log.recent, g.log.total)
+    game = type(g).__new__(type(g))
+    game.__dict__.update(copy)
+    return game
+
+
+def _clone_player(p: Player) -> Player:
+    copy = dict(vars(p))
+    copy["counters"] = p.counters.copy()
+    copy["fields"] = p.fields.copy()
+    copy["workers"] = p.workers.copy()
+    copy["store"] = [{**entry, "bid": entry["bid"].copy()} for entry in p.store]
+    player = type(p).__new__(type(p))
+    player.__dict__.update(copy)
+    return player
+
+
+# Lists and dicts of immutable values: a shallow copy is a whole copy.
+_FLAT_FIELDS = ("used", "supply", "start_bag", "bag", "removed", "registry", "track", "set_aside", "held",
+                "ignored", "fallow", "town")
+_IMMUTABLE_FIELDS = ("rng", "phase", "turn", "turns", "start_chooser", "resolving", "ending", "final_turns", "checks")
+# A new field must be added to ``clone`` too, or copies would share it.
+assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_FIELDS, "options", "queue", "players", "log"}
+assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counters", "fields", "workers", "store"}
