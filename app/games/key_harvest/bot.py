@@ -543,7 +543,7 @@ def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float
     best, worth = None, float("-inf")
     fields, board = frozenset(p.fields.items()), board_key(p)
     tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
-    takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
+    takeable: set[str] | None = None
     for o in plays:
         w = o.removeprefix("play:")
         cases = space_cases(fields, board, WORKERS[w].value)
@@ -553,6 +553,8 @@ def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float
         # Spaces with the same surroundings price the same, unless a settle effect could
         # take the tile of the space itself: such a space is priced on its own.
         settles = any(e.kind == "settle" for e in effects)
+        if settles and takeable is None:
+            takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
         here = max(effects_worth(g, p, effects, s, around, tiles)
                    for around, spaces in cases for s in priced_spaces(spaces, takeable if settles else None)) \
             + POINTS_SHARE * WORKERS[w].value

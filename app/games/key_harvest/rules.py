@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
+import threading
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -133,7 +134,10 @@ def plural(n: int, word: str) -> str:
 
 
 def tile_text(ref: Ref) -> str:
-    return f"{ref} ({crop_name(FIELDS[ref].crop)})"
+    return TILE_TEXTS[ref]
+
+
+TILE_TEXTS = {ref: f"{ref} ({CROP_KINDS[tile.crop].name})" for ref, tile in FIELDS.items()}
 
 
 def worker_text(worker_id: str) -> str:
@@ -520,7 +524,10 @@ PLAY_OPTIONS = {w: Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worke
 @lru_cache(maxsize=4096)
 def playable_values(board: BoardKey) -> frozenset[int]:
     """The worker values that have a space on this board (replacing a lower worker counts)."""
-    return frozenset(value for value in {w.value for w in WORKERS.values()} if spaces_for_value(board, value, True))
+    reach: set[int] = set()
+    for _, touching, there in board_spaces(board):
+        reach.update(range(WORKERS[there].value + 1 if there else 1, touching + 1))
+    return frozenset(reach)
 
 
 def remove_options(p: Player) -> list[Option]:
@@ -710,11 +717,20 @@ DONE_WORDS = {"gain": "take no more counters", "reap": "harvest no more", "renew
 def power_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
     name, kind = WORKERS[job["worker"]].name, effect_of(job).kind
-    out = [Option(oid, f"{name}: {label[0].upper()}{label[1:]}", oid.split(":", 1)[0], target)
-           for oid, target, label in power_targets(g, p, job)]
+    out = [power_option(name, oid, target, label) for oid, target, label in power_targets(g, p, job)]
     if job["optional"]:
-        out.append(Option("done", f"{name}: {DONE_WORDS[kind]}", "done"))
+        out.append(power_done_option(name, kind))
     return out
+
+
+@lru_cache(maxsize=4096)
+def power_option(name: str, oid: str, target: str | None, label: str) -> Option:
+    return Option(oid, f"{name}: {label[0].upper()}{label[1:]}", oid.split(":", 1)[0], target)
+
+
+@lru_cache(maxsize=None)  # a worker's name and an effect's kind
+def power_done_option(name: str, kind: str) -> Option:
+    return Option("done", f"{name}: {DONE_WORDS[kind]}", "done")
 
 
 def choose_power(g: Game, p: Player, option_id: str) -> None:
@@ -875,7 +891,10 @@ def more_options(g: Game, p: Player) -> list[Option]:
     """The second tile of a transfer or of a registry placement, or stop."""
     job = g.queue[0]
     more = transfer_options(g, p) if job["action"] == TRANSFER else registry_options(g, p)
-    return more + [Option("done", "No second tile", "done")]
+    return more + [NO_SECOND_TILE]
+
+
+NO_SECOND_TILE = Option("done", "No second tile", "done")
 
 
 def more_is_settled(g: Game, job: Job) -> bool:
@@ -912,12 +931,18 @@ def bid_options(g: Game, p: Player) -> list[Option]:
     """Add counters from behind your screen one at a time; confirm with at least one."""
     job = g.queue[0]
     bid = job["bid"]
-    out = [Option(f"add:{c}", f"Add {crop_name(c)} to the bid", "add", f"counter:{c}")
-           for c in CROPS if p.counters[c] - bid.get(c, 0) > 0]
+    out = [ADD_OPTIONS[c] for c in CROPS if p.counters[c] - bid.get(c, 0) > 0]
     if bid:
-        out.append(Option("confirm", f"Bid {counters_text(bid)} for {tile_text(g.registry[job['slot']])}",
-                          "confirm"))
-    return out + [cancel_option()]
+        out.append(confirm_option(tuple(bid.items()), g.registry[job["slot"]]))
+    return out + [CANCEL_OPTION]
+
+
+ADD_OPTIONS = {c: Option(f"add:{c}", f"Add {crop_name(c)} to the bid", "add", f"counter:{c}") for c in CROPS}
+
+
+@lru_cache(maxsize=4096)
+def confirm_option(bid: tuple[tuple[Crop, int], ...], ref: Ref) -> Option:
+    return Option("confirm", f"Bid {counters_text(dict(bid))} for {tile_text(ref)}", "confirm")
 
 
 def choose_add(g: Game, p: Player, option_id: str) -> None:
@@ -1167,7 +1192,10 @@ def result(g: Game) -> Result | None:
 # --- Cancelling a choice in progress ---
 
 def cancel_option() -> Option:
-    return Option("cancel", "Cancel", "cancel")
+    return CANCEL_OPTION
+
+
+CANCEL_OPTION = Option("cancel", "Cancel", "cancel")
 
 
 def choose_cancel(g: Game, p: Player, option_id: str) -> None:
@@ -1233,9 +1261,10 @@ def run_queue(g: Game) -> None:
 def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == OVER:
         return frozenset()
-    if g.queue:
-        return frozenset({g.queue[0]["seat"]})
-    return frozenset({g.turn})
+    return ONLY[g.queue[0]["seat"] if g.queue else g.turn]
+
+
+ONLY = [frozenset({seat}) for seat in range(len(PLAYER_COLOURS))]  # who acts: always one seat
 
 
 QUEUE_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
@@ -1256,21 +1285,60 @@ CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
 
 def options(g: Game, seat: Seat) -> list[Option]:
     """Every legal choice for the seat now, in a stable order."""
+    listed = listing(g, seat)
+    if listed:
+        _listed.keep(g, seat, listed)
+    return listed
+
+
+def listing(g: Game, seat: Seat) -> list[Option]:
     if g.phase == OVER or seat not in to_act(g):
         return []
     p = g.players[seat]
-    if g.queue:
-        return QUEUE_OPTIONS[g.queue[0]["do"]](g, p)
-    return turn_options(g, p)
+    return QUEUE_OPTIONS[g.queue[0]["do"]](g, p) if g.queue else turn_options(g, p)
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-    g = clone(g)
+    kept = _listed.take(g, seat)
+    offered = (lambda: kept[1]) if kept else (lambda: listing(g, seat))
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered, option_id)
+    g = kept[0] if kept else clone(g)
     CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
     run_queue(g)
     return g
+
+
+class ListedOptions(threading.local):
+    """The options last listed on this thread, with a copy of the game taken then.
+
+    A seat's options are almost always listed just before one of them is applied to the
+    same game (a bot, the server checking a move); ``apply`` then takes both instead of
+    listing again and copying again. It takes them only when the game still equals the
+    copy (a test may change a game in place between the two), and only once: the copy
+    becomes the new game.
+    """
+
+    game: Game | None = None
+    seat: Seat = -1
+    copy: Game | None = None
+    listed: tuple[Option, ...] = ()
+
+    def keep(self, g: Game, seat: Seat, listed: list[Option]) -> None:
+        if not isinstance(g.log, GameLog):  # a test's hand-made game: not worth a copy
+            self.game = self.copy = None
+            return
+        self.game, self.seat, self.copy, self.listed = g, seat, clone(g), tuple(listed)
+
+    def take(self, g: Game, seat: Seat) -> tuple[Game, tuple[Option, ...]] | None:
+        copy, listed = self.copy, self.listed
+        if self.game is not g or self.seat != seat or copy is None:
+            return None
+        self.game = self.copy = None
+        return (copy, listed) if copy == g else None
+
+
+_listed = ListedOptions()
 
 
 # --- Saving: plain JSON ---

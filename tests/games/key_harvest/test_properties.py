@@ -139,3 +139,50 @@ def test_the_bot_plays_toward_the_goal_and_beats_random_play():
             g = kh.apply(g, seat, bot.choose(g, seat, rng) if seat == 0 else pick(g, seat))
         wins += kh.result(g).winners == [0]
     assert wins >= 8  # fixed seeds: 10 of 10 when written
+
+
+# --- Doing the same thing cheaper (issue 16): copies, kept options ---
+
+def containers(value, found: dict | None = None) -> dict:
+    """Every dict and list inside a game and its players, by id."""
+    found = {} if found is None else found
+    if isinstance(value, list) or isinstance(value, dict):
+        found[id(value)] = value
+        for v in (value.values() if isinstance(value, dict) else value):
+            containers(v, found)
+    elif isinstance(value, (kh.rules.Game, kh.rules.Player)):
+        containers(vars(value), found)
+    return found
+
+
+def test_a_copy_of_the_game_shares_nothing_that_can_change():
+    g = kh.setup(3, {}, 4)
+    rng = Rng(4)
+    for _ in range(60):  # into the middle of a game: stores, bids and queued steps
+        seat = min(kh.to_act(g))
+        g = kh.apply(g, seat, bot.choose(g, seat, rng))
+    copy = kh.rules.clone(g)
+    shared = set(containers(copy)) & set(containers(g))
+    assert not shared, [containers(g)[i] for i in shared][:3]
+    assert snapshot(copy) == snapshot(g)
+
+
+def test_a_game_changed_in_place_after_listing_is_checked_anew():
+    from .support import game, give
+    g = give(game(), 0, "red")
+    pick = next(o.id for o in kh.options(g, 0) if o.id.startswith("registry:"))
+    g.players[0].counters["red"] = 0  # a test's change in place: no counter left to bid
+    g.supply["red"] += 1
+    with pytest.raises(IllegalAction):
+        kh.apply(g, 0, pick)
+
+
+def test_listing_then_applying_twice_gives_two_games_of_their_own():
+    from .support import game, give
+    g = give(game(), 0, "red")
+    before = snapshot(g)
+    pick = next(o.id for o in kh.options(g, 0) if o.id.startswith("registry:"))
+    first, second = kh.apply(g, 0, pick), kh.apply(g, 0, pick)
+    assert first is not second and snapshot(first) == snapshot(second)
+    first.queue[0]["bid"]["red"] = 1
+    assert second.queue[0]["bid"] == {} and snapshot(g) == before
