@@ -53,12 +53,13 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
-from app.games.plainstate import clone_game, dump_game, load_game
+from app.games.plainstate import dump_game, load_game, plain
 from app.games.rng import Rng
 
 from .content import (BASIC, COLOURS, COTTAGES_EACH, CRAFT, CUBES, FENCE_COST, FENCES_EACH,
@@ -180,9 +181,17 @@ def key(x: int, y: int) -> Key:
     return f"{x},{y}"
 
 
+@lru_cache(maxsize=1 << 12)  # the board is small and its keys come back all the time
 def xy(k: Key) -> tuple[int, int]:
     a, b = k.split(",")
     return int(a), int(b)
+
+
+@lru_cache(maxsize=1 << 12)
+def reading(k: Key) -> tuple[int, int]:
+    """Sort key: reading order, row by row."""
+    x, y = xy(k)
+    return y, x
 
 
 def cottage_id(seat: Seat, number: int) -> str:
@@ -200,15 +209,24 @@ def is_strategic(g: Game) -> bool:
 
 # --- Geometry: fields, gaps, fences ---
 
-def gap_cells(gap: Key) -> list[Key]:
+@lru_cache(maxsize=1 << 12)
+def gap_cells(gap: Key) -> tuple[Key, ...]:
     """The four squares meeting at a gap (the fields a cottage there may use)."""
     i, j = xy(gap)
-    return [key(i - 1, j - 1), key(i, j - 1), key(i - 1, j), key(i, j)]
+    return key(i - 1, j - 1), key(i, j - 1), key(i - 1, j), key(i, j)
 
 
-def cell_gaps(cell: Key) -> list[Key]:
+@lru_cache(maxsize=1 << 12)
+def cell_gaps(cell: Key) -> tuple[Key, ...]:
     x, y = xy(cell)
-    return [key(x, y), key(x + 1, y), key(x, y + 1), key(x + 1, y + 1)]
+    return key(x, y), key(x + 1, y), key(x, y + 1), key(x + 1, y + 1)
+
+
+@lru_cache(maxsize=1 << 12)
+def cell_neighbours(cell: Key) -> tuple[Key, ...]:
+    """The four squares sharing an edge with this one."""
+    x, y = xy(cell)
+    return key(x + 1, y), key(x - 1, y), key(x, y + 1), key(x, y - 1)
 
 
 def gap_fields(g: Game, gap: Key) -> list[Key]:
@@ -241,18 +259,17 @@ def empty_gaps(g: Game) -> list[Key]:
     """Unoccupied gaps touching at least one field, in reading order."""
     taken = occupied_gaps(g)
     found = {gp for cell in g.fields for gp in cell_gaps(cell) if gp not in taken}
-    return sorted(found, key=lambda k: (xy(k)[1], xy(k)[0]))
+    return sorted(found, key=reading)
 
 
 def field_places(g: Game) -> list[Key]:
     """Set-up: empty squares sharing an edge with a field, or touching an occupied gap."""
     near: set[Key] = set()
     for cell in g.fields:
-        x, y = xy(cell)
-        near |= {key(x + 1, y), key(x - 1, y), key(x, y + 1), key(x, y - 1)}
+        near.update(cell_neighbours(cell))
     for gap in occupied_gaps(g):
-        near |= set(gap_cells(gap))
-    return sorted((c for c in near if c not in g.fields), key=lambda k: (xy(k)[1], xy(k)[0]))
+        near.update(gap_cells(gap))
+    return sorted((c for c in near if c not in g.fields), key=reading)
 
 
 def cottage_places(g: Game) -> list[Key]:
@@ -263,12 +280,21 @@ def cottage_places(g: Game) -> list[Key]:
 
 def fence_slots(g: Game) -> list[tuple[Key, Key]]:
     """(gap, field) pairs next to a cottage or house with no fence yet."""
+    fenced = {(f["gap"], f["cell"]) for f in g.fences}
     out = []
     for cot in g.cottages.values():
-        if cot["gap"] is None:
+        gap = cot["gap"]
+        if gap is None:
             continue
-        out += [(cot["gap"], c) for c in gap_fields(g, cot["gap"]) if not is_fenced(g, cot["gap"], c)]
-    return sorted(out, key=lambda s: (xy(s[0])[1], xy(s[0])[0], xy(s[1])[1], xy(s[1])[0]))
+        out += [(gap, c) for c in gap_cells(gap) if c in g.fields and (gap, c) not in fenced]
+    return sorted(out, key=lambda s: reading(s[0]) + reading(s[1]))
+
+
+def has_fence_slot(g: Game) -> bool:
+    """Whether ``fence_slots`` is not empty, without listing and sorting them."""
+    fenced = {(f["gap"], f["cell"]) for f in g.fences}
+    return any(c in g.fields and (gap, c) not in fenced
+               for cot in g.cottages.values() if (gap := cot["gap"]) is not None for c in gap_cells(gap))
 
 
 def cell_of_field(g: Game, field_id: str) -> Key:
@@ -600,7 +626,7 @@ def action_options(g: Game, p: Player) -> list[Option]:
     if can_pay(p, HOUSE_COST):
         out += [Option(f"house:{n}", f"Turn cottage {n} into a house (1 stone, 1 timber)",
                        "house", f"cottage:{cottage_id(p.seat, n)}") for n in cottage_numbers(g, p.seat)]
-    if p.fences and can_pay(p, FENCE_COST) and fence_slots(g):
+    if p.fences and can_pay(p, FENCE_COST) and has_fence_slot(g):
         out.append(Option("fence", "Build a fence (1 timber)", "fence"))
     if g.fences and can_pay(p, UNFENCE_COST):
         out.append(Option("unfence", "Remove a fence (2 wine)", "fence"))
@@ -1133,7 +1159,7 @@ LAW_EFFECTS: dict[str, LawEffect] = {
                                _instant(_flag("honest"))),
     "free_house": LawEffect(lambda g, p, c: bool(cottage_numbers(g, p.seat)), _choose("mason")),
     "free_unfence": LawEffect(lambda g, p, c: bool(g.fences), _choose("unfence")),
-    "free_fence": LawEffect(lambda g, p, c: p.fences > 0 and bool(fence_slots(g)), _choose("slot")),
+    "free_fence": LawEffect(lambda g, p, c: p.fences > 0 and has_fence_slot(g), _choose("slot")),
     "gift": LawEffect(lambda g, p, c: craft_available(g, "white"), _instant(_gift)),
     "grant": LawEffect(lambda g, p, c: sum(g.store.values()) > 0,
                        _choose("get", count=2, got=[], **{"for": "grant"})),
@@ -1574,4 +1600,26 @@ def load(raw: dict[str, Any]) -> Game:
 
 
 def clone(g: Game) -> Game:
-    return clone_game(g)
+    """An independent copy, made by hand: each part copied as deep as it nests. Every
+    action copies the game once, and the generic copy was most of a playout's time.
+    ``pending`` nests freely (a law's choice keeps the one it interrupted), so it keeps the
+    generic copy."""
+    players = [Player(p.seat, dict(p.cubes), list(p.tiles), list(p.laws), p.fences,
+                      plain(p.received)) for p in g.players]
+    a = g.activation
+    auction = g.auction
+    return Game(
+        players=players, options=dict(g.options), rng=g.rng, phase=g.phase, round=g.round, start=g.start,
+        fields=dict(g.fields), cottages={cid: dict(cot) for cid, cot in g.cottages.items()},
+        fences=[dict(f) for f in g.fences], next_fence=g.next_fence, workers=dict(g.workers),
+        bag=list(g.bag), drawn=g.drawn, setup_turn=g.setup_turn,
+        rows={row: list(tiles) for row, tiles in g.rows.items()}, face_up=list(g.face_up),
+        discounts=dict(g.discounts), surcharges={t: list(c) for t, c in g.surcharges.items()},
+        markers=dict(g.markers), marker=g.marker, decree=g.decree,
+        activation=None if a is None else dict(a, queue=list(a["queue"])),
+        store=dict(g.store), craft=dict(g.craft), spent=dict(g.spent), law_deck=list(g.law_deck),
+        law_slots=list(g.law_slots), played=list(g.played), collect_queue=list(g.collect_queue),
+        actor=g.actor, passes=g.passes, extra=g.extra, stopped=list(g.stopped),
+        auction=None if auction is None else dict(auction, out=list(auction["out"]), bonus=dict(auction["bonus"])),
+        effects={k: list(v) for k, v in g.effects.items()}, pending=plain(g.pending),
+        log=GameLog(g.log.recent, g.log.total))
