@@ -12,10 +12,11 @@ With two players a full game ends in about a dozen rounds.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property, lru_cache
 
 from app.games.rng import Rng
 
-from .content import BASIC, CRAFT, CUBES, FIELDS, HOUSE_COST
+from .content import BASIC, CRAFT, CUBES, FIELDS, HOUSE_COST, TILES
 from .rules import (ACTIONS, AUCTION, ORDER, SETUP, WORKERS, Game, buyable_tiles, gap_fields,
                     options, tile_cost, worker_fields)
 
@@ -34,11 +35,12 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
 
 def plan(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
     """The preferred option, or None to choose at random among ``onward``."""
+    aim = Aim(g, seat)
     kind = g.pending["kind"] if g.pending else None
     if kind == "pay":
-        return spare_first(g, seat, [o for o in onward if o.startswith("pay:")])
+        return spare_first(aim, [o for o in onward if o.startswith("pay:")])
     if kind == "get":
-        return needed_first(g, seat, [o for o in onward if o.startswith("get:")], rng)
+        return needed_first(aim, [o for o in onward if o.startswith("get:")], rng)
     if kind == "new_law":
         return next((o for o in onward if o.startswith("play:")), "keep")
     if kind is not None:
@@ -48,9 +50,9 @@ def plan(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
     if g.phase == ORDER:
         return busy_number(g, seat, onward, rng)
     if g.phase == WORKERS:
-        return needed_first(g, seat, onward, rng, prefix="field:")
+        return needed_first(aim, onward, rng, prefix="field:")
     if g.phase == ACTIONS:
-        return action(g, seat, onward, rng)
+        return action(aim, onward, rng)
     if g.phase == AUCTION:
         return auction(g, seat, onward, rng)
     return "collect" if "collect" in onward else None
@@ -58,50 +60,103 @@ def plan(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
 
 # --- What the bot is aiming at ---
 
+# What a missing cube weighs: a craft cube counts its price in basic cubes.
+WEIGHT = {c: CUBES[c].price if c in CRAFT else 1 for c in CUBES}
+
+
+@lru_cache(maxsize=None)
+def printed_need(tile: str) -> tuple[tuple[str, int], ...]:
+    """A tile's printed cost as (colour, count), colours in the order the cost lists them."""
+    return tuple(Counter(TILES[tile].cost).items())
+
+
+def need(g: Game, tile: str) -> tuple[tuple[str, int], ...] | list[tuple[str, int]]:
+    """``tile_cost`` counted by colour (Building Tax cubes included), in the cost's order."""
+    return list(Counter(tile_cost(g, tile)).items()) if tile in g.surcharges else printed_need(tile)
+
+
+def lacking(g: Game, tile: str, cubes: dict[str, int]) -> dict[str, int]:
+    """The tile's cubes the holder of ``cubes`` lacks (a plain dict, in the cost's order)."""
+    return {c: n - cubes.get(c, 0) for c, n in need(g, tile) if n > cubes.get(c, 0)}
+
+
+class Aim:
+    """The seat's aim for one decision, each part worked out once: the state does not
+    change while the bot chooses, and the plan asks for the same parts several times."""
+
+    def __init__(self, g: Game, seat: Seat) -> None:
+        self.g, self.seat = g, seat
+        self.cubes = g.players[seat].cubes
+
+    @cached_property
+    def target(self) -> str | None:
+        """The buyable tile with the fewest cubes missing (a craft cube counts its price)."""
+        tiles = buyable_tiles(self.g)
+        if not tiles:
+            return None
+        g, cubes = self.g, self.cubes
+        return min(tiles, key=lambda t: (sum(n * WEIGHT[c] for c, n in lacking(g, t, cubes).items()), t))
+
+    @cached_property
+    def missing(self) -> dict[str, int]:
+        """What the target still lacks (nothing without a target)."""
+        return lacking(self.g, self.target, self.cubes) if self.target else {}
+
+    @cached_property
+    def spare(self) -> dict[str, int]:
+        """Cubes the target does not need."""
+        held = {c: n for c, n in self.cubes.items() if n}
+        if not self.target:
+            return held
+        cost = dict(need(self.g, self.target))
+        return {c: n - cost.get(c, 0) for c, n in held.items() if n > cost.get(c, 0)}
+
+    @cached_property
+    def wanted(self) -> dict[str, int]:
+        """Basic colours the target still lacks (any basic cube helps toward a craft cube)."""
+        return {c: n for c, n in self.missing.items() if c in BASIC}
+
+
 def target(g: Game, seat: Seat) -> str | None:
-    """The buyable tile with the fewest cubes missing (a craft cube counts its price)."""
-    tiles = buyable_tiles(g)
-    if not tiles:
-        return None
-    return min(tiles, key=lambda t: (shortfall(g, seat, t), t))
+    return Aim(g, seat).target
 
 
 def missing(g: Game, seat: Seat, tile: str) -> Counter:
-    return Counter(tile_cost(g, tile)) - Counter(g.players[seat].cubes)
+    return Counter(lacking(g, tile, g.players[seat].cubes))
 
 
 def shortfall(g: Game, seat: Seat, tile: str) -> int:
-    return sum(n * (CUBES[c].price if c in CRAFT else 1) for c, n in missing(g, seat, tile).items())
+    return sum(n * WEIGHT[c] for c, n in missing(g, seat, tile).items())
 
 
 def spare(g: Game, seat: Seat) -> Counter:
-    """Cubes the target does not need."""
-    goal = target(g, seat)
-    held = Counter({c: n for c, n in g.players[seat].cubes.items() if n})
-    return held - Counter(tile_cost(g, goal)) if goal else held
+    return Counter(Aim(g, seat).spare)
 
 
 def wanted(g: Game, seat: Seat) -> Counter:
-    """Basic colours the target still lacks (any basic cube helps toward a craft cube)."""
-    goal = target(g, seat)
-    return Counter({c: n for c, n in missing(g, seat, goal).items() if c in BASIC}) if goal else Counter()
+    return Counter(Aim(g, seat).wanted)
 
 
 # --- Choices ---
 
-def spare_first(g: Game, seat: Seat, pays: list[str]) -> str | None:
+def spare_first(aim: Aim, pays: list[str]) -> str | None:
     """Pay with spare basic cubes first, the most plentiful first; craft cubes last."""
-    extra, cubes = spare(g, seat), g.players[seat].cubes
-    return max(pays, key=lambda o: (extra[o[4:]] > 0, o[4:] in BASIC, cubes[o[4:]], o), default=None)
+    if not pays:
+        return None
+    extra, cubes = aim.spare, aim.cubes
+    return max(pays, key=lambda o: (extra.get(o[4:], 0) > 0, o[4:] in BASIC, cubes[o[4:]], o))
 
 
-def needed_first(g: Game, seat: Seat, choices: list[str], rng: Rng, prefix: str = "get:") -> str | None:
-    want = wanted(g, seat)
+def needed_first(aim: Aim, choices: list[str], rng: Rng, prefix: str = "get:") -> str | None:
+    picks = [o for o in choices if o.startswith(prefix)]
+    if not picks:
+        return None
+    want = aim.wanted
 
     def colour(option: str) -> str:
         name = option.removeprefix(prefix)
         return FIELDS[name].colour if prefix == "field:" else name
-    hits = [o for o in choices if o.startswith(prefix) and want[colour(o)]]
+    hits = [o for o in picks if want.get(colour(o))]
     return rng.choice(hits) if hits else None
 
 
@@ -110,8 +165,9 @@ def roomy_gap(g: Game, onward: list[str], rng: Rng) -> str | None:
     gaps = [o for o in onward if o.startswith("gap:")]
     if not gaps:
         return None
-    most = max(len(gap_fields(g, o[4:])) for o in gaps)
-    return rng.choice([o for o in gaps if len(gap_fields(g, o[4:])) == most])
+    room = {o: len(gap_fields(g, o[4:])) for o in gaps}
+    most = max(room.values())
+    return rng.choice([o for o in gaps if room[o] == most])
 
 
 def busy_number(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
@@ -121,24 +177,24 @@ def busy_number(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
     return rng.choice(useful or orders) if orders else None
 
 
-def action(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
+def action(aim: Aim, onward: list[str], rng: Rng) -> str | None:
     tiles = [o for o in onward if o.startswith("tile:")]
     if tiles:
         return rng.choice(tiles)
     plays = [o for o in onward if o.startswith("play:")]
     if plays and rng.randrange(2):
         return rng.choice(plays)
-    goal = target(g, seat)
-    extra = spare(g, seat)
-    spare_basic = sum(extra[c] for c in BASIC)
+    goal = aim.target
+    extra = aim.spare
+    spare_basic = sum(extra.get(c, 0) for c in BASIC)
     if goal is not None:
-        for colour in missing(g, seat, goal):
+        for colour in aim.missing:
             if colour in CRAFT and f"craft:{colour}" in onward and spare_basic >= CUBES[colour].price:
                 return f"craft:{colour}"
-        if wanted(g, seat) and "trade" in onward and spare_basic >= 2:
+        if aim.wanted and "trade" in onward and spare_basic >= 2:
             return "trade"
     houses = [o for o in onward if o.startswith("house:")]
-    if houses and all(extra[c] for c in HOUSE_COST):
+    if houses and all(extra.get(c) for c in HOUSE_COST):
         return rng.choice(houses)
     laws = [o for o in onward if o.startswith("law:")]
     if laws and sum(extra.values()) and not rng.randrange(8):

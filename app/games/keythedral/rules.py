@@ -72,6 +72,7 @@ Key = str  # "x,y": a field square or a gap
 KEYTHEDRAL: Key = "0,0"
 START_CELLS: tuple[Key, ...] = ("-1,-1", "0,-1", "-1,0", "0,0")  # quarry, wood, wood, quarry
 NUMBERS = (1, 2, 3, 4, 5)  # cottage numbers = work order spaces
+COLOUR_ORDER = {c: i for i, c in enumerate(COLOURS)}  # cubes are listed in this order
 
 # Phases of a round (and the set-up before the first).
 SETUP = "setup"
@@ -170,6 +171,11 @@ def cubes_text(counts: dict[Colour, int] | Counter) -> str:
 
 
 def cost_text(cost: list[Colour] | tuple[Colour, ...]) -> str:
+    return _cost_text(tuple(cost))
+
+
+@lru_cache(maxsize=1 << 12)  # costs are a few cubes of eight colours: few distinct ones
+def _cost_text(cost: tuple[Colour, ...]) -> str:
     return cubes_text(Counter(cost))
 
 
@@ -316,7 +322,14 @@ def cube_count(p: Player) -> int:
 
 
 def can_pay(p: Player, cost: list[Colour] | tuple[Colour, ...]) -> bool:
-    return all(p.cubes[c] >= n for c, n in Counter(cost).items())
+    cubes = p.cubes
+    return all(cubes[c] >= n for c, n in counted(tuple(cost)))
+
+
+@lru_cache(maxsize=1 << 12)
+def counted(cost: tuple[Colour, ...]) -> tuple[tuple[Colour, int], ...]:
+    """A cost as (colour, how many), colours in the order the cost first lists them."""
+    return tuple(Counter(cost).items())
 
 
 def return_cube(g: Game, colour: Colour, n: int = 1) -> None:
@@ -395,10 +408,20 @@ def begin_setup_turn(g: Game) -> None:
 
 def setup_options(g: Game, p: Player) -> list[Option]:
     if g.drawn is not None:
-        return [Option(f"cell:{c}", f"Place the {field_name(g.drawn)} here", "field", f"cell:{c}")
-                for c in field_places(g)]
-    return [Option(f"gap:{gp}", "Place a cottage here", "cottage", f"gap:{gp}")
-            for gp in empty_gaps(g)]
+        return [cell_option(c, g.drawn) for c in field_places(g)]
+    return [cottage_gap_option(gp) for gp in empty_gaps(g)]
+
+
+# Options are frozen and the same few come back all game: each is made once (hot ones only).
+
+@lru_cache(maxsize=1 << 12)
+def cell_option(cell: Key, field_id: str) -> Option:
+    return Option(f"cell:{cell}", f"Place the {field_name(field_id)} here", "field", f"cell:{cell}")
+
+
+@lru_cache(maxsize=1 << 12)
+def cottage_gap_option(gap: Key) -> Option:
+    return Option(f"gap:{gap}", "Place a cottage here", "cottage", f"gap:{gap}")
 
 
 def place_field(g: Game, p: Player, option_id: str) -> None:
@@ -475,9 +498,14 @@ def await_marker(g: Game) -> None:
 
 
 def order_options(g: Game, p: Player) -> list[Option]:
-    out = [Option(f"order:{n}", f"Place work order marker {g.marker} on cottage number {n}",
-                  "order", f"order:{n}") for n in free_numbers(g)]
+    out = [order_option(g.marker, n) for n in free_numbers(g)]
     return out + law_play_options(g, p)
+
+
+@lru_cache(maxsize=None)
+def order_option(marker: int, number: int) -> Option:
+    return Option(f"order:{number}", f"Place work order marker {marker} on cottage number {number}",
+                  "order", f"order:{number}")
 
 
 def choose_order(g: Game, p: Player, option_id: str) -> None:
@@ -544,9 +572,12 @@ def put_worker(g: Game, seat: Seat, cell: Key) -> None:
 
 def worker_options(g: Game, p: Player) -> list[Option]:
     number = g.activation["number"]  # type: ignore[index]
-    return [Option(f"field:{g.fields[c]}", f"Send a worker to this {field_name(g.fields[c])}",
-                   "worker", f"field:{g.fields[c]}")
-            for c in worker_fields(g, p.seat, number)]
+    return [worker_option(g.fields[c]) for c in worker_fields(g, p.seat, number)]
+
+
+@lru_cache(maxsize=None)
+def worker_option(field_id: str) -> Option:
+    return Option(f"field:{field_id}", f"Send a worker to this {field_name(field_id)}", "worker", f"field:{field_id}")
 
 
 def choose_worker_field(g: Game, p: Player, option_id: str) -> None:
@@ -621,29 +652,54 @@ def begin_actions(g: Game) -> None:
 
 def action_options(g: Game, p: Player) -> list[Option]:
     """Everything the actor can afford now, in a fixed order."""
-    out = [Option(f"tile:{t}", f"Acquire this building tile ({cost_text(tile_cost(g, t))})",
-                  "tile", f"tile:{t}") for t in buyable_tiles(g) if tile_variants(g, p, t)]
+    out = [tile_option(t, tuple(tile_cost(g, t))) for t in buyable_tiles(g) if tile_variants(g, p, t)]
     if can_pay(p, HOUSE_COST):
-        out += [Option(f"house:{n}", f"Turn cottage {n} into a house (1 stone, 1 timber)",
-                       "house", f"cottage:{cottage_id(p.seat, n)}") for n in cottage_numbers(g, p.seat)]
+        out += [house_option(p.seat, n) for n in cottage_numbers(g, p.seat)]
     if p.fences and can_pay(p, FENCE_COST) and has_fence_slot(g):
-        out.append(Option("fence", "Build a fence (1 timber)", "fence"))
+        out.append(FENCE_OPTION)
     if g.fences and can_pay(p, UNFENCE_COST):
-        out.append(Option("unfence", "Remove a fence (2 wine)", "fence"))
-    out += [Option(f"craft:{c}", f"Buy {a_cube(c)} cube ({CUBES[c].price} basic cubes)",
-                   "craft", f"craft:{c}")
-            for c in CRAFT if craft_available(g, c) and basic_count(p) >= CUBES[c].price]
-    if basic_count(p) >= trade_price(g, p.seat):
-        out.append(Option("trade", f"Trade {trade_price(g, p.seat)} basic cubes for 1", "trade"))
+        out.append(UNFENCE_OPTION)
+    basics = basic_count(p)
+    out += [CRAFT_OPTIONS[c] for c in CRAFT if craft_available(g, c) and basics >= CUBES[c].price]
+    price = trade_price(g, p.seat)
+    if basics >= price:
+        out.append(trade_option(price))
     if cube_count(p) >= LAW_PRICE:
-        out += [Option(f"law:{i}", "Take this new law card (1 cube)", "law", f"newlaw:{i}")
-                for i, card in enumerate(g.law_slots) if card is not None]
-    return out + law_play_options(g, p) + [Option("pass", "Pass", "pass")]
+        out += [law_slot_option(i) for i, card in enumerate(g.law_slots) if card is not None]
+    return out + law_play_options(g, p) + [PASS_OPTION]
+
+
+@lru_cache(maxsize=1 << 12)
+def tile_option(tile: str, cost: tuple[Colour, ...]) -> Option:
+    return Option(f"tile:{tile}", f"Acquire this building tile ({cost_text(cost)})", "tile", f"tile:{tile}")
+
+
+@lru_cache(maxsize=None)
+def house_option(seat: Seat, number: int) -> Option:
+    return Option(f"house:{number}", f"Turn cottage {number} into a house (1 stone, 1 timber)",
+                  "house", f"cottage:{cottage_id(seat, number)}")
+
+
+@lru_cache(maxsize=None)
+def trade_option(price: int) -> Option:
+    return Option("trade", f"Trade {price} basic cubes for 1", "trade")
+
+
+@lru_cache(maxsize=None)
+def law_slot_option(slot: int) -> Option:
+    return Option(f"law:{slot}", "Take this new law card (1 cube)", "law", f"newlaw:{slot}")
 
 
 def a_cube(colour: Colour) -> str:
     name = cube_name(colour)
     return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+FENCE_OPTION = Option("fence", "Build a fence (1 timber)", "fence")
+UNFENCE_OPTION = Option("unfence", "Remove a fence (2 wine)", "fence")
+CRAFT_OPTIONS = {c: Option(f"craft:{c}", f"Buy {a_cube(c)} cube ({CUBES[c].price} basic cubes)", "craft", f"craft:{c}")
+                 for c in CRAFT}
+PASS_OPTION = Option("pass", "Pass", "pass")
 
 
 def able_to_act(g: Game) -> list[Seat]:
@@ -709,11 +765,13 @@ def tile_cost(g: Game, tile: str) -> list[Colour]:
 def tile_variants(g: Game, p: Player, tile: str) -> list[tuple[Colour, ...]]:
     """Every cost the buyer could pay: with a Guild Discount they choose which cubes come
     off. Only the ones they can afford."""
-    cost = sorted(tile_cost(g, tile), key=COLOURS.index)
+    cost = sorted(tile_cost(g, tile), key=COLOUR_ORDER.__getitem__)
     off = min(g.discounts.get(tile, 0), len(cost))
+    if not off:  # the usual case: the one cost as it stands
+        return [tuple(cost)] if can_pay(p, cost) else []
     variants = {tuple(c for k, c in enumerate(cost) if k not in drop)
                 for drop in combinations(range(len(cost)), off)}
-    return sorted((v for v in variants if can_pay(p, v)), key=lambda v: [COLOURS.index(c) for c in v])
+    return sorted((v for v in variants if can_pay(p, v)), key=lambda v: [COLOUR_ORDER[c] for c in v])
 
 
 def choose_tile(g: Game, p: Player, option_id: str) -> None:
@@ -920,9 +978,13 @@ def settle_if_forced(g: Game, p: Player) -> None:
 def pay_options(g: Game, p: Player) -> list[Option]:
     pend = g.pending
     left = pend["need"] - sum(pend["paid"].values())
-    out = [Option(f"pay:{c}", f"Pay {a_cube(c)} cube ({left} still to pay)", "pay", f"cube:{c}")
-           for c in payable(g, p)]
+    out = [pay_option(c, left) for c in payable(g, p)]
     return out + ([cancel_option()] if pend["cancel"] else [])
+
+
+@lru_cache(maxsize=1 << 12)
+def pay_option(colour: Colour, left: int) -> Option:
+    return Option(f"pay:{colour}", f"Pay {a_cube(colour)} cube ({left} still to pay)", "pay", f"cube:{colour}")
 
 
 def choose_pay(g: Game, p: Player, option_id: str) -> None:
@@ -978,9 +1040,13 @@ def get_options(g: Game, p: Player) -> list[Option]:
     pend = g.pending
     store = Counter(g.store) + Counter(pend.get("paid", {})) - Counter(pend["got"])
     verb = "Take" if pend["for"] == "grant" else "Get"
-    out = [Option(f"get:{c}", f"{verb} {a_cube(c)} cube", "get", f"store:{c}")
-           for c in BASIC if store[c] > 0]
+    out = [get_option(verb, c) for c in BASIC if store[c] > 0]
     return out + [cancel_option()]
+
+
+@lru_cache(maxsize=None)
+def get_option(verb: str, colour: Colour) -> Option:
+    return Option(f"get:{colour}", f"{verb} {a_cube(colour)} cube", "get", f"store:{colour}")
 
 
 def choose_get(g: Game, p: Player, option_id: str) -> None:
@@ -1048,8 +1114,13 @@ def law_play_options(g: Game, p: Player) -> list[Option]:
     for card_id in p.laws:
         card = LAWS[card_id]
         if card.phase == phase and LAW_EFFECTS[card.effect].can(g, p, card_id):
-            out.append(Option(f"play:{card_id}", f"Play {card.name}", "play", f"law:{card_id}"))
+            out.append(play_option(card_id))
     return out
+
+
+@lru_cache(maxsize=None)
+def play_option(card_id: str) -> Option:
+    return Option(f"play:{card_id}", f"Play {LAWS[card_id].name}", "play", f"law:{card_id}")
 
 
 def choose_play(g: Game, p: Player, option_id: str) -> None:
@@ -1512,8 +1583,11 @@ def result(g: Game) -> Result | None:
 
 # --- Cancelling a choice in progress ---
 
+CANCEL_OPTION = Option("cancel", "Cancel", "cancel")
+
+
 def cancel_option() -> Option:
-    return Option("cancel", "Cancel", "cancel")
+    return CANCEL_OPTION
 
 
 def choose_cancel(g: Game, p: Player, option_id: str) -> None:
