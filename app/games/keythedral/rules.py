@@ -1674,26 +1674,43 @@ def load(raw: dict[str, Any]) -> Game:
 
 
 def clone(g: Game) -> Game:
-    """An independent copy, made by hand: each part copied as deep as it nests. Every
+    """An independent copy, made by hand: each part copied as deep as it nests, and the
+    objects made without running their ``__init__`` (every attribute is set here). Every
     action copies the game once, and the generic copy was most of a playout's time.
     ``pending`` nests freely (a law's choice keeps the one it interrupted), so it keeps the
-    generic copy."""
-    players = [Player(p.seat, dict(p.cubes), list(p.tiles), list(p.laws), p.fences,
-                      plain(p.received)) for p in g.players]
-    a = g.activation
-    auction = g.auction
-    return Game(
-        players=players, options=dict(g.options), rng=g.rng, phase=g.phase, round=g.round, start=g.start,
-        fields=dict(g.fields), cottages={cid: dict(cot) for cid, cot in g.cottages.items()},
-        fences=[dict(f) for f in g.fences], next_fence=g.next_fence, workers=dict(g.workers),
-        bag=list(g.bag), drawn=g.drawn, setup_turn=g.setup_turn,
-        rows={row: list(tiles) for row, tiles in g.rows.items()}, face_up=list(g.face_up),
-        discounts=dict(g.discounts), surcharges={t: list(c) for t, c in g.surcharges.items()},
-        markers=dict(g.markers), marker=g.marker, decree=g.decree,
-        activation=None if a is None else dict(a, queue=list(a["queue"])),
-        store=dict(g.store), craft=dict(g.craft), spent=dict(g.spent), law_deck=list(g.law_deck),
-        law_slots=list(g.law_slots), played=list(g.played), collect_queue=list(g.collect_queue),
-        actor=g.actor, passes=g.passes, extra=g.extra, stopped=list(g.stopped),
-        auction=None if auction is None else dict(auction, out=list(auction["out"]), bonus=dict(auction["bonus"])),
-        effects={k: list(v) for k, v in g.effects.items()}, pending=plain(g.pending),
-        log=GameLog(g.log.recent, g.log.total))
+    generic copy. tests/games/keythedral/test_properties.py checks nothing mutable is shared."""
+    attrs = dict(g.__dict__)  # the plain values (str, int, None) as they are; the rest below
+    attrs["players"] = [_made(Player, {
+        "seat": p.seat, "cubes": dict(p.cubes), "tiles": list(p.tiles), "laws": list(p.laws), "fences": p.fences,
+        "received": None if (r := p.received) is None else {"from": r["from"], "cubes": dict(r["cubes"])}})
+        for p in g.players]
+    attrs["options"] = dict(g.options)
+    attrs["fields"] = dict(g.fields)
+    attrs["cottages"] = {cid: dict(cot) for cid, cot in g.cottages.items()}
+    attrs["fences"] = [dict(f) for f in g.fences]
+    attrs["workers"] = dict(g.workers)
+    attrs["bag"] = list(g.bag)
+    attrs["rows"] = {row: list(tiles) for row, tiles in g.rows.items()}
+    attrs["face_up"] = list(g.face_up)
+    attrs["discounts"] = dict(g.discounts)
+    attrs["surcharges"] = {t: list(c) for t, c in g.surcharges.items()}
+    attrs["markers"] = dict(g.markers)
+    if (a := g.activation) is not None:
+        attrs["activation"] = dict(a, queue=list(a["queue"]))
+    for name in ("store", "craft", "spent"):
+        attrs[name] = dict(attrs[name])
+    for name in ("law_deck", "law_slots", "played", "collect_queue", "stopped"):
+        attrs[name] = list(attrs[name])
+    if (a := g.auction) is not None:
+        attrs["auction"] = dict(a, out=list(a["out"]), bonus=dict(a["bonus"]))
+    attrs["effects"] = {k: list(v) for k, v in g.effects.items()}
+    attrs["pending"] = plain(g.pending)
+    attrs["log"] = GameLog(g.log.recent, g.log.total)
+    return _made(Game, attrs)
+
+
+def _made(cls: type, attrs: dict[str, Any]) -> Any:
+    """An instance holding exactly ``attrs``, its ``__init__`` not run (a copy sets them all)."""
+    obj = object.__new__(cls)
+    obj.__dict__ = attrs
+    return obj
