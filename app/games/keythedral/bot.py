@@ -18,14 +18,15 @@ from app.games.rng import Rng
 
 from .content import BASIC, CRAFT, CUBES, FIELDS, HOUSE_COST, TILES
 from .rules import (ACTIONS, AUCTION, ORDER, SETUP, WORKERS, Game, buyable_tiles, gap_fields,
-                    options, tile_cost, worker_fields)
+                    listed, tile_cost, worker_fields)
 
 Seat = int
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
-    """One option id for the seat; ``rng`` breaks ties and makes the rare whims."""
-    offered = [o.id for o in options(state, seat)]
+    """One option id for the seat; ``rng`` breaks ties and makes the rare whims. The caller
+    applies it to ``state`` as it is (``rules.listed``: the options are listed once)."""
+    offered = [o.id for o in listed(state, seat)]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     onward = [o for o in offered if o != "cancel"] or offered
@@ -95,7 +96,14 @@ class Aim:
         if not tiles:
             return None
         g, cubes = self.g, self.cubes
-        return min(tiles, key=lambda t: (sum(n * WEIGHT[c] for c, n in lacking(g, t, cubes).items()), t))
+
+        def short(tile: str) -> tuple[int, str]:
+            total = 0
+            for c, n in need(g, tile):
+                if n > cubes.get(c, 0):
+                    total += (n - cubes.get(c, 0)) * WEIGHT[c]
+            return total, tile
+        return min(tiles, key=short)
 
     @cached_property
     def missing(self) -> dict[str, int]:

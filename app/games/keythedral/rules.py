@@ -323,7 +323,10 @@ def cube_count(p: Player) -> int:
 
 def can_pay(p: Player, cost: list[Colour] | tuple[Colour, ...]) -> bool:
     cubes = p.cubes
-    return all(cubes[c] >= n for c, n in counted(tuple(cost)))
+    for c, n in counted(tuple(cost)):
+        if cubes[c] < n:
+            return False
+    return True
 
 
 @lru_cache(maxsize=1 << 12)
@@ -765,13 +768,18 @@ def tile_cost(g: Game, tile: str) -> list[Colour]:
 def tile_variants(g: Game, p: Player, tile: str) -> list[tuple[Colour, ...]]:
     """Every cost the buyer could pay: with a Guild Discount they choose which cubes come
     off. Only the ones they can afford."""
-    cost = sorted(tile_cost(g, tile), key=COLOUR_ORDER.__getitem__)
+    cost = in_colour_order(tuple(tile_cost(g, tile)))
     off = min(g.discounts.get(tile, 0), len(cost))
     if not off:  # the usual case: the one cost as it stands
-        return [tuple(cost)] if can_pay(p, cost) else []
+        return [cost] if can_pay(p, cost) else []
     variants = {tuple(c for k, c in enumerate(cost) if k not in drop)
                 for drop in combinations(range(len(cost)), off)}
     return sorted((v for v in variants if can_pay(p, v)), key=lambda v: [COLOUR_ORDER[c] for c in v])
+
+
+@lru_cache(maxsize=1 << 12)
+def in_colour_order(cost: tuple[Colour, ...]) -> tuple[Colour, ...]:
+    return tuple(sorted(cost, key=COLOUR_ORDER.__getitem__))
 
 
 def choose_tile(g: Game, p: Player, option_id: str) -> None:
@@ -1655,9 +1663,29 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return PHASE_OPTIONS[g.phase](g, p)
 
 
+# The options ``listed`` last handed out, with the game and seat they were listed for.
+_listed: tuple[Game, Seat, list[Option]] | None = None
+
+
+def listed(g: Game, seat: Seat) -> list[Option]:
+    """``options``, for a caller that next applies one of them to this very game, unchanged
+    in between (the bot: it lists, picks and applies). ``apply`` then checks the choice
+    against this list instead of listing again, so a decision lists its options once."""
+    global _listed
+    out = options(g, seat)
+    _listed = (g, seat, out)
+    return out
+
+
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
+    global _listed
+    memo, _listed = _listed, None  # used once at most
+    if memo is not None and memo[0] is g and memo[1] == seat:
+        offered = memo[2]
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: offered, option_id)
+    else:
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g)
     CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
     return g
