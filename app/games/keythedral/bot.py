@@ -12,7 +12,8 @@ With two players a full game ends in about a dozen rounds.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cached_property, lru_cache
+from typing import Any, Callable
+from functools import lru_cache
 
 from app.games.rng import Rng
 
@@ -81,6 +82,21 @@ def lacking(g: Game, tile: str, cubes: dict[str, int]) -> dict[str, int]:
     return {c: n - cubes.get(c, 0) for c, n in need(g, tile) if n > cubes.get(c, 0)}
 
 
+class once:  # noqa: N801 - used as a decorator, like the property it stands for
+    """A property worked out on first use and then kept: ``functools.cached_property``
+    without the lock it takes in Python 3.11, which cost more than the work it kept."""
+
+    def __init__(self, work: Callable[[Any], Any]) -> None:
+        self.work, self.name = work, work.__name__
+        self.__doc__ = work.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.work(obj)
+        return value
+
+
 class Aim:
     """The seat's aim for one decision, each part worked out once: the state does not
     change while the bot chooses, and the plan asks for the same parts several times."""
@@ -89,7 +105,7 @@ class Aim:
         self.g, self.seat = g, seat
         self.cubes = g.players[seat].cubes
 
-    @cached_property
+    @once
     def target(self) -> str | None:
         """The buyable tile with the fewest cubes missing (a craft cube counts its price)."""
         tiles = buyable_tiles(self.g)
@@ -105,12 +121,12 @@ class Aim:
             return total, tile
         return min(tiles, key=short)
 
-    @cached_property
+    @once
     def missing(self) -> dict[str, int]:
         """What the target still lacks (nothing without a target)."""
         return lacking(self.g, self.target, self.cubes) if self.target else {}
 
-    @cached_property
+    @once
     def spare(self) -> dict[str, int]:
         """Cubes the target does not need."""
         held = {c: n for c, n in self.cubes.items() if n}
@@ -119,7 +135,7 @@ class Aim:
         cost = dict(need(self.g, self.target))
         return {c: n - cost.get(c, 0) for c, n in held.items() if n > cost.get(c, 0)}
 
-    @cached_property
+    @once
     def wanted(self) -> dict[str, int]:
         """Basic colours the target still lacks (any basic cube helps toward a craft cube)."""
         return {c: n for c, n in self.missing.items() if c in BASIC}

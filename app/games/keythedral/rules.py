@@ -538,7 +538,10 @@ def worker_fields(g: Game, seat: Seat, number: int) -> list[Key]:
     gap = g.cottages[cottage_id(seat, number)]["gap"]
     if gap is None:
         return []
-    reachable = gap_fields(g, gap) if seat in g.effects.get("right_of_way", []) else open_fields(g, gap)
+    if not g.fences or seat in g.effects.get("right_of_way", []):
+        reachable = gap_fields(g, gap)
+    else:
+        reachable = open_fields(g, gap)
     return [c for c in reachable if c not in g.workers]
 
 
