@@ -1710,34 +1710,30 @@ def clone(g: Game) -> Game:
     action copies the game once, and the generic copy was most of a playout's time.
     ``pending`` nests freely (a law's choice keeps the one it interrupted), so it keeps the
     generic copy. tests/games/keythedral/test_properties.py checks nothing mutable is shared."""
-    attrs = dict(g.__dict__)  # the plain values (str, int, None) as they are; the rest below
+    attrs = g.__dict__.copy()  # the plain values (str, int, None) as they are; the rest below
     attrs["players"] = [_made(Player, {
-        "seat": p.seat, "cubes": dict(p.cubes), "tiles": list(p.tiles), "laws": list(p.laws), "fences": p.fences,
-        "received": None if (r := p.received) is None else {"from": r["from"], "cubes": dict(r["cubes"])}})
+        "seat": p.seat, "cubes": p.cubes.copy(), "tiles": p.tiles.copy(), "laws": p.laws.copy(), "fences": p.fences,
+        "received": None if (r := p.received) is None else {"from": r["from"], "cubes": r["cubes"].copy()}})
         for p in g.players]
-    attrs["options"] = dict(g.options)
-    attrs["fields"] = dict(g.fields)
-    attrs["cottages"] = {cid: dict(cot) for cid, cot in g.cottages.items()}
-    attrs["fences"] = [dict(f) for f in g.fences]
-    attrs["workers"] = dict(g.workers)
-    attrs["bag"] = list(g.bag)
-    attrs["rows"] = {row: list(tiles) for row, tiles in g.rows.items()}
-    attrs["face_up"] = list(g.face_up)
-    attrs["discounts"] = dict(g.discounts)
-    attrs["surcharges"] = {t: list(c) for t, c in g.surcharges.items()}
-    attrs["markers"] = dict(g.markers)
+    attrs["cottages"] = {cid: cot.copy() for cid, cot in g.cottages.items()}
+    attrs["fences"] = [f.copy() for f in g.fences]
+    attrs["rows"] = {row: tiles.copy() for row, tiles in g.rows.items()}
+    attrs["surcharges"] = {t: c.copy() for t, c in g.surcharges.items()}
     if (a := g.activation) is not None:
-        attrs["activation"] = dict(a, queue=list(a["queue"]))
-    for name in ("store", "craft", "spent"):
-        attrs[name] = dict(attrs[name])
-    for name in ("law_deck", "law_slots", "played", "collect_queue", "stopped"):
-        attrs[name] = list(attrs[name])
+        attrs["activation"] = dict(a, queue=a["queue"].copy())
+    for name in FLAT_PARTS:  # dicts of plain values, and lists of them
+        attrs[name] = attrs[name].copy()
     if (a := g.auction) is not None:
-        attrs["auction"] = dict(a, out=list(a["out"]), bonus=dict(a["bonus"]))
-    attrs["effects"] = {k: list(v) for k, v in g.effects.items()}
-    attrs["pending"] = plain(g.pending)
+        attrs["auction"] = dict(a, out=a["out"].copy(), bonus=a["bonus"].copy())
+    attrs["effects"] = {k: v.copy() for k, v in g.effects.items()}
+    if g.pending is not None:
+        attrs["pending"] = plain(g.pending)
     attrs["log"] = GameLog(g.log.recent, g.log.total)
     return _made(Game, attrs)
+
+
+FLAT_PARTS = ("options", "fields", "workers", "bag", "face_up", "discounts", "markers", "store", "craft",
+              "spent", "law_deck", "law_slots", "played", "collect_queue", "stopped")
 
 
 def _made(cls: type, attrs: dict[str, Any]) -> Any:
