@@ -322,7 +322,7 @@ def start_round(g: Game) -> None:
 
 def nameable(p: Player) -> list[Resource]:
     """Resources this player may name: not one lying on their own Banks (Bank card)."""
-    banked = {r for cell in p.town.cells_of("bank") for r in p.town[cell].stored}
+    banked = {r for cell in p.town.cells_of("bank") for r in p.town.at(cell).stored}
     return [r for r in RESOURCES if r not in banked] or list(RESOURCES)
 
 
@@ -380,8 +380,15 @@ def placement_options(g: Game, p: Player) -> list[Option]:
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    return [Option(f"place:{cell_id(c)}", label.format(cell_name(c)), "place", f"cell:{cell_id(c)}")
-            for c in p.town.empty_cells()]
+    return list(_place_options(tuple(p.town.empty_cells()), label))
+
+
+@lru_cache(maxsize=4096)
+def _place_options(empty: tuple[Cell, ...], label: str) -> tuple[Option, ...]:
+    # Options are frozen: the same squares and words give the same list, asked for by
+    # every placing seat, by the bot and again by ``apply``'s check.
+    return tuple(Option(f"place:{cell_id(c)}", label.format(cell_name(c)), "place", f"cell:{cell_id(c)}")
+                 for c in empty)
 
 
 def cancel_option() -> Option:
@@ -391,20 +398,20 @@ def cancel_option() -> Option:
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
     town, opts = p.town, []
-    if any(resource in town[c].stored for c in town.cells_of("factory")):
+    if any(resource in town.at(c).stored for c in town.cells_of("factory")):
         opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
                  for r in RESOURCES if r != resource]
     warehouses = town.cells_of("warehouse")
-    if any(len(town[c].stored) < WAREHOUSE_ROOM for c in warehouses):
+    if any(len(town.at(c).stored) < WAREHOUSE_ROOM for c in warehouses):
         opts.append(Option("warehouse:store", f"Store {resource} on a Warehouse", "warehouse"))
-    stored = {r for c in warehouses for r in town[c].stored}
+    stored = {r for c in warehouses for r in town.at(c).stored}
     opts += [Option(f"warehouse:swap:{r}", f"Store {resource} on a Warehouse, take its {r}",
                     "warehouse", f"resource:{r}")
              for r in RESOURCES if r in stored and r != resource]
     if has_built(p, "bondmaker"):
         opts += [Option(f"statue:{cell_id(c)}", f"Put {resource} on the Cottage at {cell_name(c)}",
                         "statue", f"cell:{cell_id(c)}")
-                 for c in town.cells_of("cottage") if not town[c].stored]
+                 for c in town.cells_of("cottage") if not town.at(c).stored]
     if g.options.get("cavern") and p.caverns_used < CAVERN_LIMIT:
         opts.append(Option("cavern", f"Set {resource} aside (Cavern)", "cavern"))
     return opts
@@ -529,36 +536,112 @@ def can_construct(g: Game, p: Player) -> bool:
 
 def any_fits(p: Player, cards: list[str]) -> bool:
     """Whether a full layout of any of the cards is in the player's town now: the test of
-    ``layouts_in_town``, stopped at the first fit. The answer depends only on what each
-    square can match, and a town changes by a cube or a building per step while this is
-    asked for up to 15 monuments per seat and step, so each (squares, card) answer is
-    remembered and only a card whose squares changed is searched again."""
+    ``layouts_in_town``, answered from the town's ``FitMemo`` (below)."""
     if not cards:
         return False
-    squares = town_squares(p)
-    return any(_fits(squares, card) for card in cards)
+    memo = fit_memo(p)
+    return any(memo.fit(card) is not None for card in cards)
 
 
 def town_squares(p: Player) -> tuple[str | None, ...]:
-    """What each square of the town can match in a layout, in reading order."""
-    fresh = {tuple(c) for c in p.fresh}
-    return tuple(_matches(p.town[cell], cell in fresh) for cell in iter_cells())
+    """What each square of the town can match in a layout, in reading order: its own cube,
+    WILD for a Trading Post from an earlier round, else None."""
+    squares = [s.resource if s.building is None else WILD if s.building == "trading_post" else None
+               for row in p.town.squares for s in row]
+    for r, c in p.fresh:  # a Trading Post built this round is not wild yet
+        if squares[r * SIZE + c] == WILD:
+            squares[r * SIZE + c] = None
+    return tuple(squares)
 
 
 WILD = "*"  # a square that matches any resource (a Trading Post from an earlier round)
 
 
-def _matches(square: Any, fresh: bool) -> str | None:
-    if square.building is None:
-        return square.resource
-    return WILD if square.building == "trading_post" and not fresh else None
+def fit_memo(p: Player) -> "FitMemo":
+    """The town's memo, brought up to date with the town as it stands now."""
+    squares = town_squares(p)
+    memo = p.town.fit_memo
+    if memo is None or memo.squares != squares:
+        # Towns early in a game look alike across games (the server holds many), so a
+        # memo made for the same squares elsewhere is taken before moving this one.
+        known = _MEMOS.get(squares)
+        if known is not None:
+            memo = known
+        else:
+            memo = FitMemo(squares, {}) if memo is None else memo.moved_to(squares)
+            if len(_MEMOS) >= MEMOS_KEPT:
+                del _MEMOS[next(iter(_MEMOS))]  # the oldest
+            _MEMOS[squares] = memo
+        p.town.fit_memo = memo
+    return memo
 
 
-@lru_cache(maxsize=1 << 14)
-def _fits(squares: tuple[str | None, ...], card_id: str) -> bool:
-    for layout in _indexed_layouts(card_id):
+MEMOS_KEPT = 8192
+_MEMOS: dict[tuple[str | None, ...], "FitMemo"] = {}
+
+
+class FitMemo:
+    """Which cards have a full layout in a town, remembered from one step to the next.
+
+    "Can anything be built" is asked for every seat after every placement and every
+    building, for up to 7 buildings and 15 monuments each, and a town changes by one cube
+    or one construction at a time. Whether a layout fits depends only on its own squares'
+    match values (``town_squares``). So after a change, a layout that did not fit can fit
+    now only if it covers a changed square that holds something now, and a layout that
+    fitted still does if none of its squares changed. The memo keeps, per card asked
+    about, one fitting layout (or None) for the squares it was made for; ``moved_to``
+    re-searches only what those two facts leave open. It compares whole square tuples,
+    so however the town changed (placements, constructions, a Trading Post turning wild,
+    a town swapped in by a test) the answer is the one a full search gives. A memo
+    answers for its squares only, so one memo may serve every town showing those squares
+    (``fit_memo``).
+    """
+
+    __slots__ = ("squares", "found")
+
+    def __init__(self, squares: tuple[str | None, ...], found: dict[str, int | None]) -> None:
+        self.squares = squares
+        self.found = found  # card -> index of one fitting layout in _indexed_layouts, or None
+
+    def fit(self, card_id: str) -> int | None:
+        """A fitting layout of the card (its index), or None."""
+        try:
+            return self.found[card_id]
+        except KeyError:
+            n = self.found[card_id] = _first_fit(self.squares, card_id, _all_layouts(card_id))
+            return n
+
+    def moved_to(self, squares: tuple[str | None, ...]) -> "FitMemo":
+        """The memo for the town now showing ``squares``."""
+        old = self.squares
+        if squares == old:
+            return self
+        changed = [i for i in range(SIZE * SIZE) if squares[i] != old[i]]
+        touched = sum(1 << i for i in changed)
+        gained = [i for i in changed if squares[i] is not None]
+        found: dict[str, int | None] = {}
+        for card, n in self.found.items():
+            if n is not None:
+                if not _layout_masks(card)[n] & touched or _first_fit(squares, card, (n,)) is not None:
+                    found[card] = n
+                else:
+                    found[card] = _first_fit(squares, card, _all_layouts(card))
+            elif len(gained) == 1:
+                found[card] = _first_fit(squares, card, _layouts_wanting(card, gained[0], squares[gained[0]]))
+            elif gained:
+                found[card] = _first_fit(squares, card, _layouts_through(card, tuple(gained)))
+            else:
+                found[card] = None
+        return FitMemo(squares, found)
+
+
+def _first_fit(squares: tuple[str | None, ...], card_id: str, candidates: Any) -> int | None:
+    """The first of the candidate layouts (indices) that fits the squares: every square
+    holds the layout's resource or is wild, and at least one holds a real cube."""
+    layouts_here = _indexed_layouts(card_id)
+    for n in candidates:
         cubes = 0
-        for index, resource in layout:
+        for index, resource in layouts_here[n]:
             match = squares[index]
             if match == resource:
                 cubes += 1
@@ -566,8 +649,8 @@ def _fits(squares: tuple[str | None, ...], card_id: str) -> bool:
                 break
         else:
             if cubes:
-                return True
-    return False
+                return n
+    return None
 
 
 @lru_cache(maxsize=None)
@@ -575,6 +658,34 @@ def _indexed_layouts(card_id: str) -> tuple[tuple[tuple[int, str], ...], ...]:
     """``layouts`` with each square as its index in reading order (as ``iter_cells``)."""
     order = {cell: n for n, cell in enumerate(iter_cells())}
     return tuple(tuple((order[cell], resource) for cell, resource in layout) for layout in layouts(card_id))
+
+
+@lru_cache(maxsize=None)
+def _all_layouts(card_id: str) -> range:
+    return range(len(_indexed_layouts(card_id)))
+
+
+@lru_cache(maxsize=None)
+def _layout_masks(card_id: str) -> tuple[int, ...]:
+    """Each layout's squares as a bit mask of reading-order indices."""
+    return tuple(sum(1 << index for index, _ in layout) for layout in _indexed_layouts(card_id))
+
+
+@lru_cache(maxsize=None)
+def _layouts_wanting(card_id: str, square: int, match: str) -> tuple[int, ...]:
+    """The layouts covering the square that a square holding ``match`` can be part of:
+    those wanting that resource there (any of them for a wild square). A placement
+    changes one square."""
+    layouts_here = _indexed_layouts(card_id)
+    return tuple(n for n in _layouts_through(card_id, (square,))
+                 if match == WILD or (square, match) in layouts_here[n])
+
+
+@lru_cache(maxsize=4096)
+def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[int, ...]:
+    """The layouts (indices, in order) covering at least one of the given squares."""
+    wanted = sum(1 << i for i in squares)
+    return tuple(n for n, mask in enumerate(_layout_masks(card_id)) if mask & wanted)
 
 
 def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
@@ -590,8 +701,8 @@ def buildable(g: Game, p: Player) -> list[str]:
     cards = list(g.cards)
     if p.monument and p.monument_round is None:
         cards.append(p.monument)
-    squares = town_squares(p)
-    return [c for c in cards if _fits(squares, c)]
+    memo = fit_memo(p)
+    return [c for c in cards if memo.fit(c) is not None]
 
 
 def construction_options(g: Game, p: Player) -> list[Option]:
@@ -616,7 +727,7 @@ def construction_options(g: Game, p: Player) -> list[Option]:
 
 
 def what_is_on(town: Town, cell: Cell) -> str:
-    square = town[cell]
+    square = town.at(cell)
     return f"the {square.resource}" if square.resource else f"the {card_name(square.building)}"
 
 
@@ -693,7 +804,7 @@ def layouts_in_town(g: Game, p: Player, card_id: str) -> list[tuple[Cell, ...]]:
     for layout in layouts(card_id):
         cubes = 0
         for cell, resource in layout:
-            square = town[cell]
+            square = town.at(cell)
             if square.building is None and square.resource == resource:
                 cubes += 1
             elif not (square.building == "trading_post" and cell not in fresh):
@@ -715,7 +826,7 @@ def pickable(g: Game, p: Player, card_id: str, picked: list[Cell]) -> list[Cell]
 def sites(g: Game, p: Player, card_id: str, picked: list[Cell]) -> list[Cell]:
     """Where the building may stand: one of the squares its cubes vacate; a Shed, or any
     building of an Obelisk owner (from the round after), on any empty square instead."""
-    vacated = [c for c in picked if p.town[c].building is None]
+    vacated = [c for c in picked if p.town.at(c).building is None]
     if card_id == "shed" or has_settled(g, p, "obelisk"):
         return sorted(set(vacated) | set(p.town.empty_cells()))
     return sorted(vacated)
@@ -848,7 +959,7 @@ def cannot_resolve(p: Player, effect: dict[str, Any]) -> bool:
 def bank_resources(p: Player, bank: Cell) -> list[Resource]:
     """A Bank takes a resource that is not on another black building of this town."""
     taken = {r for cell, b in p.town.buildings() if b in BLACK_BUILDINGS and cell != bank
-             for r in p.town[cell].stored}
+             for r in p.town.at(cell).stored}
     return [r for r in RESOURCES if r not in taken]
 
 
@@ -877,10 +988,10 @@ def guild_targets(p: Player, effect: dict[str, Any]) -> list[Cell]:
 
 def guild_options(g: Game, p: Player, effect: dict[str, Any]) -> list[Option]:
     if effect["cell"] is None:
-        return [Option(f"guild:{cell_id(c)}", f"Replace the {card_name(p.town[c].building)} on "
+        return [Option(f"guild:{cell_id(c)}", f"Replace the {card_name(p.town.at(c).building)} on "
                        f"{cell_name(c)}", "guild", f"cell:{cell_id(c)}")
                 for c in guild_targets(p, effect)] + [Option("guild-done", "Stop replacing", "guild")]
-    current = p.town[tuple(effect["cell"])].building
+    current = p.town.at(tuple(effect["cell"])).building
     return [Option(f"guild-to:{c}", f"Make it {a_card(c)}", "guild", f"card:{c}")
             for c in g.cards if c != current]
 
@@ -1131,8 +1242,27 @@ def load(raw: dict[str, Any]) -> Game:
 
 
 def clone(g: Game) -> Game:
-    """An independent copy, for ``apply`` to change."""
-    rest = {k: plain(v) for k, v in vars(g).items() if k not in _SPECIAL}
-    players = [Player(**{**{k: plain(v) for k, v in vars(p).items() if k != "town"}, "town": p.town.copy()})
-               for p in g.players]
-    return Game(players=players, log=GameLog(g.log.recent, g.log.total), **rest)
+    """An independent copy, for ``apply`` to change: every list and dict a choice may
+    change is copied, immutable values are shared (``test_clone_shares_nothing_mutable``)."""
+    copy = Game.__new__(Game)
+    copy.__dict__.update(vars(g))
+    copy.players = [clone_player(p) for p in g.players]
+    copy.options = dict(g.options)
+    copy.cards, copy.deck, copy.discard, copy.revealed = g.cards[:], g.deck[:], g.discard[:], g.revealed[:]
+    copy.log = GameLog(g.log.recent, g.log.total)
+    return copy
+
+
+def clone_player(p: Player) -> Player:
+    # By hand, field by field: every action copies every player, and the generic
+    # ``plain`` walk over each field was a third of a playout.
+    q = Player.__new__(Player)
+    q.__dict__.update(vars(p))
+    q.town = p.town.copy()
+    q.dealt, q.cavern, q.watch, q.built_types = p.dealt[:], p.cavern[:], p.watch[:], p.built_types[:]
+    q.fresh = [cell[:] for cell in p.fresh]
+    q.placing = dict(p.placing) if p.placing else p.placing  # values: resources or None
+    q.pending = plain(p.pending) if p.pending else p.pending
+    q.construction = plain(p.construction) if p.construction else p.construction
+    q.effects = plain(p.effects) if p.effects else []
+    return q

@@ -58,15 +58,32 @@ class Square:
 
 @dataclass
 class Town:
+    """The squares of a town. ``copy`` shares the squares until one side changes them:
+    every action copies every town, and most actions change one town or none."""
+
     squares: list[list[Square]] = field(
         default_factory=lambda: [[Square() for _ in range(SIZE)] for _ in range(SIZE)]
     )
+    # The rules' memo of which cards fit (``rules.FitMemo``): derived, never saved or
+    # compared; it checks itself against the squares each time it is asked.
+    fit_memo: Any = field(default=None, compare=False, repr=False)
+    shared: bool = field(default=False, compare=False, repr=False)  # squares shared with a copy
 
     def __getitem__(self, cell: Cell) -> Square:
+        """The square, to read or change: a town sharing its squares takes its own first."""
+        if self.shared:
+            self.squares = [[Square(s.resource, s.building, s.stored[:]) for s in row] for row in self.squares]
+            self.shared = False
+        return self.squares[cell[0]][cell[1]]
+
+    def at(self, cell: Cell) -> Square:
+        """The square, for reading only (never changed through this: it may be shared)."""
         return self.squares[cell[0]][cell[1]]
 
     def empty_cells(self) -> list[Cell]:
-        return [cell for cell in iter_cells() if self[cell].is_empty]
+        """Empty squares in reading order."""
+        return [(r, c) for r, row in enumerate(self.squares) for c, s in enumerate(row)
+                if s.resource is None and s.building is None]
 
     def is_full(self) -> bool:
         return not self.empty_cells()
@@ -82,11 +99,14 @@ class Town:
 
     def colour_at(self, cell: Cell) -> str | None:
         """The building colour on a square ("monument" for a monument), or None."""
-        b = self[cell].building
+        b = self.at(cell).building
         return ALL_CARDS[b].colour if b else None
 
     def copy(self) -> "Town":
-        return Town([[Square(s.resource, s.building, list(s.stored)) for s in row] for row in self.squares])
+        """An independent copy. The squares are copied lazily: both towns share them
+        until either is indexed (``town[cell]``), which gives that one its own."""
+        self.shared = True
+        return Town(self.squares, self.fit_memo, True)
 
     # --- JSON ---
     def to_json(self) -> list[list[Any]]:

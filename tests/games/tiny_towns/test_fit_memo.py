@@ -1,0 +1,144 @@
+"""The town's memo of which cards fit (``rules.FitMemo``), moved from one step to the
+next, answers exactly as a fresh search of every layout; and the cheap state copies
+(``rules.clone``, ``Town.copy`` sharing squares until one side changes) share nothing a
+choice could change."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import app.games.tiny_towns as tt
+from app.games.playout import random_playout
+from app.games.tiny_towns import rules
+from app.games.tiny_towns.content import ALL_CARDS, MONUMENTS, RESOURCES
+from app.games.tiny_towns.rules import WILD, FitMemo, buildable, layouts
+from app.games.tiny_towns.town import SIZE, iter_cells
+
+CARDS = sorted(ALL_CARDS)
+VALUES = [None, WILD, *RESOURCES]
+
+
+def searched(squares, card):
+    """Whether the card fits the squares, by looking at every layout (no memo)."""
+    for layout in layouts(card):
+        values = [squares[r * SIZE + c] for (r, c), _ in layout]
+        if all(v in (want, WILD) for v, (_, want) in zip(values, layout)) and any(v != WILD for v in values):
+            return True
+    return False
+
+
+def random_squares(rng, full):
+    """Squares mostly holding cubes (so patterns fit often), some wild, some empty."""
+    return tuple(rng.choice(VALUES) if rng.random() > full else rng.choice(RESOURCES) for _ in range(SIZE * SIZE))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_moved_memo_answers_as_a_fresh_search(seed):
+    rng = random.Random(seed)
+    fits = moved = 0
+    for _ in range(150):
+        before = random_squares(rng, rng.random())
+        memo = FitMemo(before, {})
+        asked = rng.sample(CARDS, rng.randrange(1, len(CARDS) + 1))
+        for card in asked:
+            assert (memo.fit(card) is not None) == searched(before, card), (before, card)
+        after = list(before)
+        for i in rng.sample(range(SIZE * SIZE), rng.choice((1, 1, 1, 2, 3, 6))):
+            after[i] = rng.choice(VALUES)
+        after = tuple(after)
+        memo = memo.moved_to(after)
+        assert memo.squares == after
+        for card in CARDS:  # cards asked before (moved) and never asked (searched now)
+            expected = searched(after, card)
+            assert (memo.fit(card) is not None) == expected, (before, after, card)
+            fits += expected
+            moved += card in asked
+    assert fits and moved
+
+
+@pytest.mark.parametrize("players, options, seed", [
+    (2, {"monuments": True, "cavern": True}, 10),  # seeds 10, 12 and 1 deal the Trading Post
+    (3, {"monuments": True, "town_hall": True}, 12),
+    (4, {"monuments": True}, 3),
+    (1, {"monuments": True, "cavern": True}, 1),
+])
+def test_buildable_and_monument_fits_agree_with_a_fresh_search_through_random_games(players, options, seed):
+    """Random choices reach Trading Posts turning wild, Guild replacements, Warehouse
+    swaps and Cavern cubes; at every step every town's answers are checked."""
+    playout = random_playout("tiny-towns", players, seed, options)
+    g = tt.setup(playout.players, playout.options, seed)
+    checked = 0
+    for seat, option in playout.actions:
+        g = tt.apply(g, seat, option)
+        for p in g.players:
+            cards = list(g.cards) + ([p.monument] if p.monument and p.monument_round is None else [])
+            assert buildable(g, p) == [c for c in cards if rules.layouts_in_town(g, p, c)], (seat, option)
+            fresh = {tuple(c) for c in p.fresh}
+            squares = tuple(None if (s := p.town.at(cell)).building is None and s.resource is None
+                            else s.resource if s.building is None
+                            else WILD if s.building == "trading_post" and cell not in fresh else None
+                            for cell in iter_cells())
+            assert rules.town_squares(p) == squares
+            for card in MONUMENTS:
+                assert rules.any_fits(p, [card]) == searched(squares, card)
+            checked += 1
+    assert checked
+
+
+def test_a_town_changed_behind_the_memo_is_searched_again():
+    """A test (or anything) may change a square directly: the memo checks the squares."""
+    g = tt.setup(2, {"monuments": False, "buildings": "first_game"}, 3)
+    p = g.players[0]
+    assert buildable(g, p) == []
+    p.town[(0, 0)].resource, p.town[(0, 1)].resource = "wood", "stone"
+    assert buildable(g, p) == ["well"]
+    p.town[(0, 1)].resource = None
+    assert buildable(g, p) == []
+    p.town[(1, 0)].resource = "stone"
+    assert buildable(g, p) == ["well"]
+
+
+def mutable_parts(value, path="g"):
+    """Every list, dict and object reachable from a state, with where it was found."""
+    if isinstance(value, (list, dict)):
+        yield path, value
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for k, v in items:
+            yield from mutable_parts(v, f"{path}[{k!r}]")
+    elif hasattr(value, "__dict__") or hasattr(value, "__slots__"):
+        yield path, value
+        names = vars(value) if hasattr(value, "__dict__") else {n: getattr(value, n) for n in value.__slots__}
+        for k, v in names.items():
+            if k not in ("fit_memo", "shared"):  # the derived memo is shared on purpose
+                yield from mutable_parts(v, f"{path}.{k}")
+
+
+def test_clone_shares_nothing_mutable():
+    state = random_playout("tiny-towns", 3, 7, {"monuments": True, "cavern": True}).state
+    g = tt.setup(3, {"monuments": True, "cavern": True}, 7)
+    playout = random_playout("tiny-towns", 3, 7, {"monuments": True, "cavern": True})
+    for seat, option in playout.actions[:120]:
+        g = tt.apply(g, seat, option)
+    for game in (g, state):
+        copy = rules.clone(game)
+        for p in copy.players:
+            p.town[(0, 0)]  # take its own squares, as any change does
+        originals = {id(v): path for path, v in mutable_parts(game)}
+        shared = [(path, originals[id(v)]) for path, v in mutable_parts(copy)
+                  if id(v) in originals and not isinstance(v, (str, int))]
+        assert shared == []
+
+
+def test_a_town_copy_and_its_original_change_apart():
+    g = tt.setup(2, {"monuments": False, "buildings": "first_game"}, 1)
+    town = g.players[0].town
+    town[(0, 0)].resource = "wood"
+    copy = town.copy()
+    copy[(0, 0)].resource = "brick"
+    copy[(1, 1)].stored.append("glass")
+    assert town.at((0, 0)).resource == "wood" and town.at((1, 1)).stored == []
+    town[(2, 2)].resource = "stone"
+    assert copy.at((2, 2)).resource is None
+    assert copy.at((0, 0)).resource == "brick"
