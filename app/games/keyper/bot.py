@@ -16,8 +16,8 @@ from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SHIP_STEP, STOCK, WHITE, Act, Building, layout)
-from .rules import (FOLD, Game, Player, act_options, board_fields, board_of,
-                    building_points, building_side, matched, new_board, options, parse_plan, payment, place_targets, returned_by,
+from .rules import (FOLD, Game, Player, board_fields, can_build, can_upgrade, board_of,
+                    building_points, building_side, iter_place_targets, matched, new_board, options, parse_plan, payment, returned_by,
                     season_name, tiebreak)
 
 Seat = int
@@ -54,6 +54,13 @@ def fair_needs(g: Game, p: Player) -> dict[str, int]:
 
 
 def good_value(g: Game, p: Player, kind: str) -> float:
+    key = (p.seat, kind)
+    if key not in _goods:  # remembered for the decision
+        _goods[key] = good_worth(g, p, kind)
+    return _goods[key]
+
+
+def good_worth(g: Game, p: Player, kind: str) -> float:
     bonus = 1.2 if fair_needs_memo(g, p).get(kind) else 0.0
     if kind in RAW or kind == "wheat":
         return 1.0 + bonus
@@ -102,6 +109,9 @@ _needs: dict[tuple[int, str], dict[str, int]] = {}
 
 
 _memo: dict[tuple[int, str], float] = {}  # kind values within one decision (cleared by ``choose``)
+_goods: dict[tuple[int, str], float] = {}  # a good's value, likewise
+_works: dict[str, float] = {}  # working a plot, likewise
+_spots: dict[tuple[int, str], tuple[str | None, float, float, float]] = {}  # a space's worth, likewise
 
 
 def kind_value(g: Game, p: Player, kind: str, board: int | None = None) -> float:
@@ -116,21 +126,9 @@ def kind_worth(g: Game, p: Player, kind: str) -> float:
     if kind == "tile":
         return 2.2 if any(g.display) and len(p.held) < 2 else 0.3
     if kind in ("build", "discount"):
-        fake = {"do": "act", "kind": kind, "seat": p.seat, "left": 1}
-        g.queue.insert(0, fake)
-        try:
-            can = bool(act_options(g, p))
-        finally:
-            g.queue.pop(0)
-        return (4.0 if kind == "discount" else 3.5) if can else 0.2
+        return (4.0 if kind == "discount" else 3.5) if can_build(g, p, kind) else 0.2
     if kind == "upgrade":
-        fake = {"do": "act", "kind": kind, "seat": p.seat, "left": 1}
-        g.queue.insert(0, fake)
-        try:
-            can = bool(act_options(g, p))
-        finally:
-            g.queue.pop(0)
-        return 3.0 if can else 0.2
+        return 3.0 if can_upgrade(p) else 0.2
     if kind == "fair":
         return 2.0 if g.winter_fairs and len(p.winter) < 2 else 0.1
     if kind == "river":
@@ -162,18 +160,29 @@ def work_value(g: Game, p: Player, plot_id: str) -> float:
 
 def target_value(g: Game, p: Player, colour: str, target: str) -> float:
     kind, where = target.split(":", 1)
+    return place_value(g, p, colour, kind, where)
+
+
+def place_value(g: Game, p: Player, colour: str, kind: str, where: str) -> float:
+    """A keyple of this colour on a space ("<board>:<space>") or a plot, about in points."""
     if kind == "plot":
         plot_id = where.split(":")[-1]  # a target names the seat too: "plot:<seat>:<plot>"
-        return work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
-    board_id, space = where.split(":")
-    board = board_of(g, int(board_id))
-    field = board_fields(board)[space]
-    n = (2 if board["spaces"][space] else 1.6) + matched(colour, FIELD_COLOUR[field])  # 1.6: a join may come
-    claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
-    if field == "river" and board["boat"]:  # this river's own boat, not the best one waiting
-        worth = boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
-    else:
-        worth = kind_value(g, p, field)
+        if plot_id not in _works:  # the same for every colour: once per decision
+            _works[plot_id] = work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
+        return _works[plot_id]
+    key = (p.seat, where)
+    if key not in _spots:  # what does not depend on the colour, once per decision
+        board_id, space = where.split(":")
+        board = board_of(g, int(board_id))
+        field = board_fields(board)[space]
+        claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+        if field == "river" and board["boat"]:  # this river's own boat, not the best one waiting
+            worth = boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
+        else:
+            worth = kind_value(g, p, field)
+        _spots[key] = (FIELD_COLOUR[field], 2 if board["spaces"][space] else 1.6, worth, claimed)  # 1.6: a join may come
+    field_colour, alone, worth, claimed = _spots[key]
+    n = alone + matched(colour, field_colour)
     return worth * n + claimed - (0.8 if colour == "white" else 0)
 
 
@@ -187,6 +196,9 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
     seat's view (``choose_from_view``): the bot reads only what the seat may see."""
     _memo.clear()
     _needs.clear()
+    _spots.clear()
+    _works.clear()
+    _goods.clear()
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
@@ -231,7 +243,7 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
         best, best_value = keyples[0], -1.0
         for o in keyples:
             colour = o.split(":")[1]
-            value = max((target_value(g, p, colour, f"{kind}:{where}") for kind, where in place_targets(g, p, colour)),
+            value = max((place_value(g, p, colour, kind, where) for kind, where in iter_place_targets(g, p, colour)),
                         default=0.0)
             value += rng.randrange(100) / 400
             if value > best_value:
@@ -402,11 +414,14 @@ def game_from_view(view: dict[str, Any]) -> tuple[Game, Seat]:
     return g, seat
 
 
-def choose_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: Chance) -> str:
-    """The bot's choice from the seat's view alone (app/bots' "strong" level): the same
-    judgement as ``choose``, on a game rebuilt from the view, among the offered options."""
+def mirror_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: Chance) -> str:
+    """The state bot's judgement from the seat's view alone, on a game rebuilt from the
+    view, among the offered options (the strong level looks further: ``strong.py``)."""
     ids = [o["id"] for o in offered]
     if not ids:
         raise ValueError("nothing to choose")
     g, seat = game_from_view(view)
     return choose_among(g, seat, ids, rng)
+
+
+from .strong import choose_from_view  # noqa: E402  (app/bots' "strong" level; it builds on this module)

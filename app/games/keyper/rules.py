@@ -38,9 +38,10 @@ Readings of the seed where it is unclear (docs/titles/keyper.md weighs them):
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
@@ -146,6 +147,8 @@ def keyple_sort(keyples: list[str]) -> list[str]:
 
 
 def board_of(g: Game, board_id: int) -> dict[str, Any]:
+    if 0 < board_id <= len(g.boards) and g.boards[board_id - 1]["id"] == board_id:
+        return g.boards[board_id - 1]  # boards are kept in id order: no search (a hot path)
     return next(b for b in g.boards if b["id"] == board_id)
 
 
@@ -154,10 +157,16 @@ def field_kind(g: Game, board_id: int, space: str) -> str:
 
 
 def space_name(g: Game, board_id: int, space: str) -> str:
+    return space_label(board_id, board_of(g, board_id)["fold"], space)
+
+
+@functools.cache
+def space_label(board_id: int, fold: str, space: str) -> str:
+    """A space's name on a board folded so (remembered: every option list names them)."""
     if space == "river":
         return f"the river of board {board_id}"
     r, c = space.split(",")
-    return f"the {FIELD_NAMES[field_kind(g, board_id, space)]} field of board {board_id} (row {int(r) + 1}, column {int(c) + 1})"
+    return f"the {FIELD_NAMES[fields_of(board_id, fold)[space]]} field of board {board_id} (row {int(r) + 1}, column {int(c) + 1})"
 
 
 def building_side(plot: dict[str, Any]) -> Side | None:
@@ -188,24 +197,28 @@ def gain(g: Game, p: Player, good: str, n: int = 1) -> int:
 def payment(stock: dict[str, int], cost: dict[str, int]) -> dict[str, int] | None:
     """What paying ``cost`` takes from ``stock`` (named goods first, then white goods from
     the most plentiful kind, wheat last), or None if it cannot be paid."""
+    for good, n in cost.items():  # the common refusal first, before any copy (a hot path)
+        if good not in WHITE and stock.get(good, 0) < n:
+            return None
     left = dict(stock)
-    paid: Counter[str] = Counter()
+    paid: dict[str, int] = {}
     for good, n in cost.items():
         if good in WHITE:
             continue
-        if left.get(good, 0) < n:
-            return None
         left[good] -= n
-        paid[good] += n
+        paid[good] = paid.get(good, 0) + n
     for white in ("gem", "finished", "raw"):
         for _ in range(cost.get(white, 0)):
-            kinds = sorted(WHITE[white], key=lambda k: (-left.get(k, 0), WHITE[white].index(k)))
-            pick = kinds[0] if left.get(kinds[0], 0) > 0 else (WHEAT if white != "gem" and left.get(WHEAT, 0) > 0 else None)
+            top = None  # the most plentiful kind; the first listed among equals
+            for k in WHITE[white]:
+                if top is None or left.get(k, 0) > left.get(top, 0):
+                    top = k
+            pick = top if left.get(top, 0) > 0 else (WHEAT if white != "gem" and left.get(WHEAT, 0) > 0 else None)
             if pick is None:
                 return None
             left[pick] -= 1
-            paid[pick] += 1
-    return dict(paid)
+            paid[pick] = paid.get(pick, 0) + 1
+    return paid
 
 
 def pay(g: Game, p: Player, paid: dict[str, int]) -> None:
@@ -330,17 +343,26 @@ def workable(plot: dict[str, Any]) -> bool:
 def place_targets(g: Game, p: Player, colour: str) -> list[tuple[str, str]]:
     """Where a keyple of this colour may go: ("space", "<board>:<space>") on a country board
     (a river needs a free boat) or ("plot", "<plot>") on one of the player's buildings."""
-    out = []
+    return list(iter_place_targets(g, p, colour))
+
+
+def iter_place_targets(g: Game, p: Player, colour: str) -> Iterator[tuple[str, str]]:
     for b in g.boards:
-        for key, kind in board_fields(b).items():
-            if key == "river" and not b["spaces"]["river"] and not g.boats:
+        spaces = b["spaces"]
+        for key, field_colour, ref in board_spaces(b["id"], b["fold"]):
+            if key == "river" and not spaces["river"] and not g.boats:
                 continue
-            if can_enter(b["spaces"][key], FIELD_COLOUR[kind], colour):
-                out.append(("space", f"{b['id']}:{key}"))
+            if can_enter(spaces[key], field_colour, colour):
+                yield "space", ref
     for plot_id, plot in p.plots.items():
         if workable(plot) and can_enter(plot["keyples"], None, colour):
-            out.append(("plot", plot_id))
-    return out
+            yield "plot", plot_id
+
+
+@functools.cache
+def board_spaces(board_id: int, fold: str) -> tuple[tuple[str, str | None, str], ...]:
+    """(space, field colour, "<board>:<space>") of a folded board, in its spaces' order."""
+    return tuple((key, FIELD_COLOUR[kind], f"{board_id}:{key}") for key, kind in fields_of(board_id, fold).items())
 
 
 def lay_targets(g: Game, p: Player) -> list[tuple[str, str, int]]:
@@ -385,7 +407,7 @@ def turn_options(g: Game, p: Player) -> list[Option]:
         out += [Option(f"keyper:{b['id']}", f"Play your keyper on board {b['id']} (claim it)", "keyper",
                        f"keyp:{b['id']}") for b in g.boards if b["keyper"] is None]
     for colour in dict.fromkeys(p.hand):
-        if place_targets(g, p, colour):
+        if next(iter_place_targets(g, p, colour), None):  # somewhere to go (the first will do)
             out.append(Option(f"keyple:{colour}", f"Play {a_keyple(KEYPLE_NAMES[colour])}", "keyple",
                               f"hand:{p.seat}:{colour}"))
     if out_of_hand(p):
@@ -720,13 +742,29 @@ def build_options(g: Game, p: Player, job: Job) -> list[Option]:
                        + (f" (overbuilding {tile_name(p.plots[pid]['tiles'][-1])})" if p.plots[pid]["tiles"] else ""),
                        "plot", f"plot:{p.seat}:{pid}") for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
     out = []
+    room = {area: bool(free_plots(p, area)) for area in ("farm", "village")}
     for src, tile in build_sources(g, p):
         cost = build_cost(job, tile)
-        if free_plots(p, BUILDINGS[tile].area) and payment(p.stock, cost) is not None:
+        if room[BUILDINGS[tile].area] and payment(p.stock, cost) is not None:
             where = src.split(":")[0]
             target = f"display:{src.split(':')[1]}" if where == "display" else f"{where}:{p.seat}:{tile}"
             out.append(Option(f"build:{src}", f"Build {tile_name(tile)} ({cost_text(cost)})", "build", target))
     return out
+
+
+def can_build(g: Game, p: Player, kind: str) -> bool:
+    """Would a build (or discount build) action offer anything now? (What ``act_options``
+    lists, without writing the options: the bot asks this often.)"""
+    job = {"kind": kind}
+    room = {area: bool(free_plots(p, area)) for area in ("farm", "village")}
+    return any(room[BUILDINGS[tile].area] and payment(p.stock, build_cost(job, tile)) is not None
+               for _, tile in build_sources(g, p))
+
+
+def can_upgrade(p: Player) -> bool:
+    """Would an upgrade action offer anything now?"""
+    return any(plot["tiles"] and not plot["up"] and payment(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost) is not None
+               for plot in p.plots.values())
 
 
 def source_tile(g: Game, p: Player, src: str) -> str:
