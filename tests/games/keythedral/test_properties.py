@@ -200,3 +200,23 @@ def test_clone_is_a_whole_copy_sharing_nothing_mutable():
         listed = [o.id for o in kt.options(g, seat)]
         g = kt.apply(g, seat, rng.choice([i for i in listed if i != "cancel"] or listed))
     assert {"pending", "auction", "activation", "effects", "fences"} <= seen  # the nested parts were tried
+
+
+def test_apply_after_the_bot_listed_still_refuses_what_was_not_listed():
+    """``apply`` checks a bot's pick against the options the bot listed for that very game
+    and seat: anything else is still refused, another seat or another game lists anew."""
+    g = kt.setup(3, {}, 5)
+    seat = next(iter(kt.to_act(g)))
+    pick = bot.choose(g, seat, Rng(5))
+    with pytest.raises(IllegalAction):
+        kt.apply(g, seat, "pass")  # not an option in set-up
+    bot.choose(g, seat, Rng(5))
+    with pytest.raises(IllegalAction):
+        kt.apply(g, (seat + 1) % 3, pick)  # not that seat's turn
+    bot.choose(g, seat, Rng(5))
+    other = rules.clone(g)
+    other.drawn = None  # the cottage step: the field places listed for ``g`` are no options here
+    with pytest.raises(IllegalAction):
+        kt.apply(other, seat, pick)
+    after = kt.apply(g, seat, pick)
+    assert after.fields != g.fields and kt.dump(g) == kt.dump(rules.clone(g))
