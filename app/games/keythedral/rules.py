@@ -751,7 +751,11 @@ def choose_pass(g: Game, p: Player, option_id: str) -> None:
 
 def open_row(g: Game) -> int | None:
     """The lowest row with tiles left: the only one that may be bought from."""
-    return next((v for v in ROW_VALUES if g.rows[str(v)]), None)
+    rows = g.rows
+    return next((v for v, k in ROW_KEYS if rows[k]), None)
+
+
+ROW_KEYS = tuple((v, str(v)) for v in ROW_VALUES)  # row value and its key in ``Game.rows``
 
 
 def buyable_tiles(g: Game) -> list[str]:
@@ -1049,9 +1053,9 @@ def choose_trade(g: Game, p: Player, option_id: str) -> None:
 def get_options(g: Game, p: Player) -> list[Option]:
     """Basic cubes the store can give (a trade's paid cubes count as back in the store)."""
     pend = g.pending
-    store = Counter(g.store) + Counter(pend.get("paid", {})) - Counter(pend["got"])
+    paid, got = pend.get("paid", {}), pend["got"]
     verb = "Take" if pend["for"] == "grant" else "Get"
-    out = [get_option(verb, c) for c in BASIC if store[c] > 0]
+    out = [get_option(verb, c) for c in BASIC if g.store.get(c, 0) + paid.get(c, 0) - got.count(c) > 0]
     return out + [cancel_option()]
 
 
@@ -1063,7 +1067,8 @@ def get_option(verb: str, colour: Colour) -> Option:
 def choose_get(g: Game, p: Player, option_id: str) -> None:
     pend = g.pending
     pend["got"].append(option_id.removeprefix("get:"))
-    left = min(pend["count"], len(pend["got"]) + sum((Counter(g.store) - Counter(pend["got"])).values()))
+    got = Counter(pend["got"])
+    left = min(pend["count"], len(pend["got"]) + sum(n - got[c] for c, n in g.store.items() if n > got[c]))
     if len(pend["got"]) < left:
         return
     g.pending = None
