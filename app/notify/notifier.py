@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import Counter
+from collections import Counter, OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,6 +40,8 @@ from .tables import OUTBOX, PENDING, PRESENCE, PUSH, SETTINGS
 
 log = logging.getLogger("keydom.notify")
 BATCH = 50  # due rows one pass takes on; the next tick takes the rest
+KEEP_TOLD = 10_000  # games whose notifying seats this process remembers
+SEATS_CHANGED = -1  # the hub's "the table's facts changed" (a seat asked to be told, here)
 TEST_GAP = 10.0  # seconds between two test messages of one seat
 
 
@@ -82,6 +84,28 @@ class Notifier:
         self._sender = ThreadPoolExecutor(max_workers=2 * config.senders, thread_name_prefix="notify-send")
         self._sending = asyncio.Semaphore(config.senders)
         self.loop: asyncio.AbstractEventLoop | None = None
+        # Per game, the seats that asked to be told, so that an action in a game where none
+        # did (most) reads nothing. A seat starting to ask tells every process through the
+        # hub (``save``), which forgets the game here; a lost hub link forgets them all.
+        self._telling: OrderedDict[str, frozenset[int]] = OrderedDict()
+        table.hub.on_seats_changed.append(self._forget_telling)
+
+    def _forget_telling(self, game_id: str | None) -> None:
+        if game_id is None:
+            self._telling.clear()
+        else:
+            self._telling.pop(game_id, None)
+
+    async def _telling_seats(self, game_id: str) -> frozenset[int]:
+        seats = self._telling.get(game_id)
+        if seats is None:
+            async with self.db.read() as session:
+                seats = frozenset((await session.execute(
+                    select(SETTINGS.c.seat).where(SETTINGS.c.game_id == game_id))).scalars())
+            self._telling[game_id] = seats
+            while len(self._telling) > KEEP_TOLD:
+                self._telling.popitem(last=False)
+        return seats
 
     def now(self) -> float:
         return self.config.clock()
@@ -240,10 +264,7 @@ class Notifier:
             await self._schedule(game_id, view["version"], {seat}, "turn", now)
 
     async def _schedule_result(self, game_id: str, version: int, now: float) -> None:
-        async with self.db.read() as session:
-            seats = set((await session.execute(
-                select(SETTINGS.c.seat).where(SETTINGS.c.game_id == game_id))).scalars())
-        await self._schedule(game_id, version, seats, "result", now)
+        await self._schedule(game_id, version, set(await self._telling_seats(game_id)), "result", now)
         if self.config.host_urls:
             view = await self.table.view(Viewer(game_id, None))
             root = self._root_of(game_id, await self._any_link(game_id))
@@ -253,9 +274,9 @@ class Notifier:
     async def _schedule(self, game_id: str, version: int, seats: set[int], kind: str, now: float) -> None:
         """One pending row per seat that asked to be told: due after the delay, and not
         within the quiet period after its last message. A newer kind replaces an older."""
-        if not seats:
+        if not seats & await self._telling_seats(game_id):  # most games ask for nothing
             return
-        async with self.db.read() as session:  # most games ask for nothing: no write then
+        async with self.db.read() as session:
             told = (await session.execute(
                 select(SETTINGS.c.seat, SETTINGS.c.last_told_at)
                 .where(SETTINGS.c.game_id == game_id, SETTINGS.c.seat.in_(sorted(seats)))
@@ -526,14 +547,19 @@ class Notifier:
                 PUSH.c.game_id == viewer.game_id, PUSH.c.seat == viewer.seat).limit(1))).first()
             await session.execute(delete(SETTINGS).where(
                 SETTINGS.c.game_id == viewer.game_id, SETTINGS.c.seat == viewer.seat))
-            if email or urls or pushed:
+            telling = bool(email or urls or pushed)
+            if telling:
                 await session.execute(insert(SETTINGS).values(
                     game_id=viewer.game_id, seat=viewer.seat, email=email, urls=urls,
                     remind_after_hours=remind_after_hours, link=link, updated_at=now, seen_log=seen_log,
                     last_told_at=existing.last_told_at if existing else None))
+                # Every process forgets which of this game's seats ask (see _telling_seats).
+                await self.table.hub.notify_in_transaction(session, viewer.game_id, SEATS_CHANGED)
             else:
                 await session.execute(delete(PENDING).where(
                     PENDING.c.game_id == viewer.game_id, PENDING.c.seat == viewer.seat))
+        if telling:
+            await self.table.hub.publish(viewer.game_id, SEATS_CHANGED)
 
     async def add_push(self, viewer: Viewer, subscription: Subscription, root: str, token: str) -> None:
         """Add this browser to the seat's channels (the same browser again: its keys renewed)."""

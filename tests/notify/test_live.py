@@ -191,3 +191,42 @@ def test_a_page_open_on_another_process_silences_the_seat(pg_url, receiver):
         while not receiver.received and time.monotonic() < deadline:
             time.sleep(0.1)
     assert [m["path"] for m in receiver.received] == [f"/{unwatched}"]
+
+
+def _to_act(http: httpx.Client, url: str, game: dict[str, Any]) -> list[int]:
+    return http.get(f"{url}/api/games/{game['id']}").json()["to_act"]
+
+
+def _step(http: httpx.Client, url: str, game: dict[str, Any], seat: int) -> None:
+    auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    view = http.get(f"{url}/api/games/{game['id']}", headers=auth).json()
+    option = next(o["id"] for o in view["options"] if o["id"] != "cancel")
+    acted = http.post(f"{url}/api/games/{game['id']}/actions", headers=auth,
+                      json={"option": option, "version": view["version"]})
+    assert acted.status_code == 200, acted.text
+
+
+@pytest.mark.postgres
+def test_a_seat_asking_on_another_process_is_told_by_this_one(pg_url, receiver):
+    """Process a remembers, per game, which seats asked to be told (none, here, after its
+    first action). Bob then asks on process b: a must forget that, or Bob's next turn,
+    reached on a, would go untold."""
+    env = {"NOTIFY_DELAY_SECONDS": "0", "NOTIFY_QUIET_SECONDS": "0", "NOTIFY_TICK_SECONDS": "0.02",
+           "NOTIFY_KEY": "the same key in both processes", "OUTGOING_ALLOWED_HOSTS": "127.0.0.1"}
+    with ServerProcess(pg_url, env=env) as a, ServerProcess(pg_url, env=env) as b, httpx.Client() as http:
+        game = http.post(f"{a.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 3,
+                                                      "options": {"monuments": False}}).json()
+        _step(http, a.url, game, 0)  # Ann names a resource: Bob owes, nobody asked to be told
+        while 1 in _to_act(http, a.url, game):
+            _step(http, a.url, game, 1)
+        bob = {"Authorization": f"Bearer {game['seats'][1]['token']}"}
+        put = http.put(f"{b.url}/api/games/{game['id']}/notifications", headers=bob,
+                       json={"urls": [f"json://127.0.0.1:{receiver.port}/{game['id']}"]})
+        assert put.status_code == 200, put.text
+        time.sleep(0.5)  # b's notice reaches a
+        while 1 not in _to_act(http, a.url, game):  # on a, until Bob owes a decision again
+            _step(http, a.url, game, 0)
+        deadline = time.monotonic() + 15
+        while not receiver.received and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert [m["path"] for m in receiver.received] == [f"/{game['id']}"]
