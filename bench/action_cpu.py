@@ -10,6 +10,9 @@ The figure is the process's own CPU time (all threads, ``time.process_time``) di
 the actions, so other load on a shared machine moves it much less than wall-clock rates.
 Run it under ``py-spy record`` to see where the time goes.
 
+``--frames changes`` encodes each frame as the websocket does for ``?frames=changes``
+(what changed since the frame that socket was sent last), as the game page asks.
+
 ``--clocks untimed`` adds the bot driver and its clocks (app/bots) as the server has them,
 listening to every action, on games with no time limit; ``--clocks timed`` gives every game
 a 24-hour limit per decision, so each action also moves the seats' clocks (their background
@@ -33,10 +36,11 @@ from app.settings import async_database_url  # noqa: E402
 from app.store.db import Database  # noqa: E402
 from app.store.migrate import upgrade  # noqa: E402
 from app.table.service import Table, Viewer  # noqa: E402
-from app.wire import encode  # noqa: E402
+from app.api.ws import Frames  # noqa: E402
 
 
-async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks: str = "off") -> None:
+async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks: str = "off",
+              frames_as: str = "full") -> None:
     table = Table(Database(url), Hub())
     rng = random.Random(seed)
     driver = None
@@ -56,6 +60,7 @@ async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks:
     if driver is not None:
         await driver.settle()
     sent = {(g, s): -1 for g in ids for s in range(seats)}
+    sockets = {(g, s): Frames(frames_as == "changes") for g in ids for s in range(seats)}
     frame_bytes: list[int] = []
 
     async def frames(game_id: str) -> None:
@@ -63,7 +68,7 @@ async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks:
         for s in range(seats):
             view = await table.view_if_changed(Viewer(game_id, s), sent[game_id, s], newest)
             if view is not None:
-                frame_bytes.append(len(encode(view)))
+                frame_bytes.append(len(sockets[game_id, s].encode(view, whole=False)))
                 sent[game_id, s] = view["version"]
 
     for game_id in ids:
@@ -106,11 +111,13 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--clocks", choices=["off", "untimed", "timed"], default="off",
                         help="also run the bot driver and time limits (app/bots) after each action")
+    parser.add_argument("--frames", choices=["full", "changes"], default="full",
+                        help="frames as whole views, or as what changed (the game page's ?frames=changes)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{tmp}/cpu.db"
         upgrade(url)
-        asyncio.run(run(async_database_url(url), args.games, args.seats, args.actions, args.seed, args.clocks))
+        asyncio.run(run(async_database_url(url), args.games, args.seats, args.actions, args.seed, args.clocks, args.frames))
 
 
 if __name__ == "__main__":
