@@ -19,7 +19,8 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (BoardKey, Game, Player, board_key, groups, options, settle_sources, spaces_for_value)
+from .rules import (BoardKey, Game, Player, board_key, board_spaces, groups, options, settle_sources,
+                    spaces_for_value)
 
 Seat = int
 
@@ -568,11 +569,33 @@ def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey, value: int
                 ) -> tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...]:
     """The spaces a worker of this value may take on this board (``fields``: each field
     tile and whether it is harvested), grouped by their ``surroundings``."""
-    harvested = dict(fields)
+    around = board_surroundings(fields, board)
     cases: dict[tuple[int, int, int], list[str]] = {}
     for space in spaces_for_value(board, value, True):
-        cases.setdefault(surroundings(harvested, space), []).append(space)
+        cases.setdefault(around[space], []).append(space)
     return tuple((around, tuple(spaces)) for around, spaces in cases.items())
+
+
+@lru_cache(maxsize=1024)
+def board_surroundings(fields: frozenset[tuple[str, bool]], board: BoardKey) -> dict[str, tuple[int, int, int]]:
+    """The ``surroundings`` of every open space that touches a field (kept: never changed),
+    counted on bit masks of the board's spaces."""
+    filled = ripe = 0
+    for ref, harvested in fields:
+        filled |= BIT[ref]
+        if not harvested:
+            ripe |= BIT[ref]
+    out = {}
+    for space, touching, _ in board_spaces(board):
+        if touching:
+            near = AROUND[space] & filled
+            out[space] = near.bit_count(), (near & ripe).bit_count(), sum(1 for crop in CROP_BITS if near & crop)
+    return out
+
+
+BIT = {ref: 1 << i for i, ref in enumerate(NEIGHBOURS)}  # a space as one bit
+AROUND = {ref: sum(BIT[n] for n in near) for ref, near in NEIGHBOURS.items()}  # its neighbours
+CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
 
 
 def priced_spaces(spaces: tuple[str, ...], takeable: set[str] | None) -> list[str]:
@@ -586,8 +609,14 @@ def priced_spaces(spaces: tuple[str, ...], takeable: set[str] | None) -> list[st
 
 def power_choice(g: Game, p: Player, onward: list[str]) -> str | None:
     """A worker power's step: the best target of its kind, or stop (a bell) when none helps."""
+    by_kind: dict[str, list[str]] = {}
+    for o in onward:
+        kind, colon, _ = o.partition(":")
+        if colon:
+            by_kind.setdefault(kind, []).append(o)
+
     def of(kind: str) -> list[str]:
-        return [o for o in onward if o.startswith(kind + ":")]
+        return by_kind.get(kind, [])
 
     if of("settle"):
         return max(of("settle"), key=lambda o: (touching(p, o[7:]), o))

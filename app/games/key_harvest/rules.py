@@ -1358,7 +1358,8 @@ def clone(g: Game) -> Game:
     for name in _FLAT_FIELDS:
         copy[name] = copy[name].copy()
     copy["options"] = plain(g.options)
-    copy["queue"] = plain(g.queue)  # a job may hold a bid or the step to go back to
+    # A job may hold a bid or the step to go back to: those are copied whole.
+    copy["queue"] = [{k: plain(v) if isinstance(v, (dict, list)) else v for k, v in job.items()} for job in g.queue]
     copy["players"] = [_clone_player(p) for p in g.players]
     copy["log"] = GameLog(g.log.recent, g.log.total)
     game = type(g).__new__(type(g))
