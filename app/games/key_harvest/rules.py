@@ -34,9 +34,9 @@ Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
-import threading
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -421,11 +421,8 @@ def end_turn(g: Game) -> None:
 
 # --- Action A: Harvest crops ---
 
-def harvestable_groups(p: Player) -> list[list[Ref]]:
-    return [grp for grp in groups(p) if any(not p.fields[r] for r in grp)]
-
-
 def harvest_options(p: Player) -> list[Option]:
+    """Each group with an unharvested field in it."""
     fields = p.fields
     out = []
     for grp in board_groups(frozenset(fields)):
@@ -1325,7 +1322,7 @@ class ListedOptions(threading.local):
     listed: tuple[Option, ...] = ()
 
     def keep(self, g: Game, seat: Seat, listed: list[Option]) -> None:
-        if not isinstance(g.log, GameLog):  # a test's hand-made game: not worth a copy
+        if not isinstance(g.log, GameLog):  # a test's hand-made game (a plain list as its log): no copy
             self.game = self.copy = None
             return
         self.game, self.seat, self.copy, self.listed = g, seat, clone(g), tuple(listed)
