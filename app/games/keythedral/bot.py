@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Any, Callable
-from functools import lru_cache
 
 from app.games.rng import Rng
 
@@ -66,15 +65,13 @@ def plan(g: Game, seat: Seat, onward: list[str], rng: Rng) -> str | None:
 WEIGHT = {c: CUBES[c].price if c in CRAFT else 1 for c in CUBES}
 
 
-@lru_cache(maxsize=None)
-def printed_need(tile: str) -> tuple[tuple[str, int], ...]:
-    """A tile's printed cost as (colour, count), colours in the order the cost lists them."""
-    return tuple(Counter(TILES[tile].cost).items())
+# Each tile's printed cost as (colour, count), colours in the order the cost lists them.
+PRINTED_NEED = {t: tuple(Counter(tile.cost).items()) for t, tile in TILES.items()}
 
 
 def need(g: Game, tile: str) -> tuple[tuple[str, int], ...] | list[tuple[str, int]]:
     """``tile_cost`` counted by colour (Building Tax cubes included), in the cost's order."""
-    return list(Counter(tile_cost(g, tile)).items()) if tile in g.surcharges else printed_need(tile)
+    return list(Counter(tile_cost(g, tile)).items()) if tile in g.surcharges else PRINTED_NEED[tile]
 
 
 def lacking(g: Game, tile: str, cubes: dict[str, int]) -> dict[str, int]:
@@ -108,18 +105,17 @@ class Aim:
     @once
     def target(self) -> str | None:
         """The buyable tile with the fewest cubes missing (a craft cube counts its price)."""
-        tiles = buyable_tiles(self.g)
-        if not tiles:
-            return None
         g, cubes = self.g, self.cubes
-
-        def short(tile: str) -> tuple[int, str]:
+        best: tuple[int, str] | None = None
+        for tile in buyable_tiles(g):  # min() by (shortfall, tile), written out: it runs often
             total = 0
-            for c, n in need(g, tile):
-                if n > cubes.get(c, 0):
-                    total += (n - cubes.get(c, 0)) * WEIGHT[c]
-            return total, tile
-        return min(tiles, key=short)
+            for c, n in (PRINTED_NEED[tile] if tile not in g.surcharges else need(g, tile)):
+                held = cubes.get(c, 0)
+                if n > held:
+                    total += (n - held) * WEIGHT[c]
+            if best is None or (total, tile) < best:
+                best = (total, tile)
+        return best[1] if best else None
 
     @once
     def missing(self) -> dict[str, int]:

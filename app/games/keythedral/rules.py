@@ -54,7 +54,7 @@ import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
@@ -264,18 +264,17 @@ def is_fully_fenced(g: Game, gap: Key) -> bool:
 def empty_gaps(g: Game) -> list[Key]:
     """Unoccupied gaps touching at least one field, in reading order."""
     taken = occupied_gaps(g)
-    found = {gp for cell in g.fields for gp in cell_gaps(cell) if gp not in taken}
+    found = set(chain.from_iterable(map(cell_gaps, g.fields)))
+    found.difference_update(taken)
     return sorted(found, key=reading)
 
 
 def field_places(g: Game) -> list[Key]:
     """Set-up: empty squares sharing an edge with a field, or touching an occupied gap."""
-    near: set[Key] = set()
-    for cell in g.fields:
-        near.update(cell_neighbours(cell))
-    for gap in occupied_gaps(g):
-        near.update(gap_cells(gap))
-    return sorted((c for c in near if c not in g.fields), key=reading)
+    near = set(chain.from_iterable(map(cell_neighbours, g.fields)))
+    near.update(chain.from_iterable(map(gap_cells, occupied_gaps(g))))
+    near.difference_update(g.fields)
+    return sorted(near, key=reading)
 
 
 def cottage_places(g: Game) -> list[Key]:
