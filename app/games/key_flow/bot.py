@@ -19,8 +19,8 @@ from typing import Any
 
 from app.games.rng import Rng
 
-from .content import BASIC, CARDS, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, WINTER_K, Entry, Game, Player, can_pay, find, items, live_action, live_panel, options,
+from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
+from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, live_action, live_panel, options,
                     powers, season_name)
 from .scoring import accepts
 
@@ -447,12 +447,56 @@ def strong_choice(g: Game, seat: Seat, rng: Any, offered: list[str]) -> str:
         return max(offered, key=lambda o: winter_k_worth(g, p, o.removeprefix("pick:")))
     if g.phase == DRAFT and season_name(g) == "winter":
         if p.choosing is None:
-            best = max(((use_worth(g, seat, cid, use), o) for o in offered
-                        for cid in [o.removeprefix("pick:")] for use in uses(g, seat, cid)))
+            cards = [o.removeprefix("pick:") for o in offered]
+            denied = denial(g, seat, cards)
+            best = max((use_worth(g, seat, cid, use) - DENY * denied[cid], f"pick:{cid}")
+                       for cid in cards for use in uses(g, seat, cid))
             return best[1]
         worth = {use: use_worth(g, seat, p.choosing, use) for use in uses(g, seat, p.choosing)}
         return max((u for u in offered if u in worth), key=lambda u: worth[u])
+    if season_name(g) == "winter" and g.phase in (RESOLVE, TOKENS) and not any(j["do"] == "convert" for j in p.jobs):
+        # ties keep the state bot's choice
+        first = choose(g, seat, rng, offered)
+        return max(offered, key=lambda o: (step_worth(g, seat, o), o == first))
     return choose(g, seat, rng, offered)
+
+
+def step_worth(g: Game, seat: Seat, option_id: str) -> float:
+    """The final score after this winter decision, the decisions it leaves resolved as the
+    state bot would (keyple tokens left unspent)."""
+    from .rules import clone, do_job, job_options, use_tokens
+    g = clone(g)
+    p = g.players[seat]
+    for q in g.players:  # the other seats' decisions are theirs: leave them out
+        if q is not p:
+            q.jobs, q.done = [], True
+    if p.jobs:
+        do_job(g, p, option_id)
+    elif option_id != "done":
+        use_tokens(g, p, option_id)
+    while p.jobs:
+        _memo.clear()
+        offered = [o.id for o in job_options(g, p, p.jobs[0])]
+        do_job(g, p, job_choice(g, p, offered, goals(g, p)))
+    _memo.clear()
+    return final_worth(p)
+
+
+DENY = 1.0  # a point the next seat gains counts against ours (2 players: the score gap decides)
+
+
+def denial(g: Game, seat: Seat, cards: list[str]) -> dict[str, float]:
+    """For each card we could pick: the most the seat we pass to gains from the cards we
+    pass it (its village and winter cards are public in winter; its own hand is not)."""
+    step = 1 if PASS_LEFT[season_name(g)] else -1
+    to = (seat + step) % len(g.players)
+    if to == seat or len(cards) < 2:
+        return {cid: 0.0 for cid in cards}
+    now = final_worth(g.players[to])
+    gains = {cid: max(use_worth(g, to, cid, use) for use in uses(g, to, cid)) - now for cid in set(cards)}
+    ranked = sorted(gains.values(), reverse=True)
+    return {cid: ranked[1] if gains[cid] == ranked[0] and ranked.count(ranked[0]) == 1 else ranked[0]
+            for cid in cards}
 
 
 def uses(g: Game, seat: Seat, cid: str) -> list[str]:
@@ -475,6 +519,8 @@ def use_worth(g: Game, seat: Seat, cid: str, use: str) -> float:
     from .rules import choose_step, clone, do_job, job_options
     g = clone(g)
     p = g.players[seat]
+    if cid not in p.hand:  # another seat's gain from a card we might pass it
+        p.hand = p.hand + [cid]
     for q in g.players:  # the others discard a card like ours, so the turn runs its course
         if q is not p:
             q.hand, q.chosen, q.jobs = list(p.hand), {"card": cid, "use": "discard"}, []
@@ -488,13 +534,48 @@ def use_worth(g: Game, seat: Seat, cid: str, use: str) -> float:
     return final_worth(p)
 
 
+_allocations: dict[Any, int] = {}  # (items, winter cards, powers) -> best allocation: a pure function
+
+
 def final_worth(p: Player) -> float:
-    """The final score this village would make now, keyple cards on its buildings counted
-    as under the store card (where they will be at the end of the season)."""
-    from .rules import score_player
+    """The final score this village would make now (as ``rules.score_player`` counts it),
+    keyple cards on its buildings counted as under the store card (where they will be at
+    the end of the season)."""
     q = Player(seat=p.seat, home=p.home, store=p.store, village=p.village, tokens=p.tokens, skills=p.skills,
                doubles=p.doubles, under_store=p.under_store + [k["card"] for e in p.village for k in e["keyples"]])
-    return float(score_player(q)["score"])
+    points = 0
+    scorers = []
+    for e in p.village:
+        c = CARDS[e["card"]]
+        points += c.panels[live_panel(e)].points + e["tiles"].count("points")
+        if e["stored"]:
+            points += c.store_points * sum(e["stored"].values())
+        if c.scoring:
+            scorers.append(e["card"])
+    return float(points + allocation_points(items(q), scorers, powers(q)))
+
+
+def allocation_points(have: dict[str, int], scorers: list[str], pw: frozenset[str]) -> int:
+    """``scoring.best_allocation``'s points, each group of winter cards sharing item kinds
+    searched once per (its items, its cards): trying a card mostly changes one group, and
+    the search is most of a lookahead's time."""
+    from .scoring import _components, _search
+    supply = {k: n for k, n in sorted(have.items()) if n > 0}
+    merged = list({CARDS[cid].scoring: cid for cid in sorted(scorers)}.items())
+    cards = [(cid, variants) for variants, cid in merged]
+    comps = _components(supply, cards, pw)
+    points, gold_taken = 0, False
+    for members, kinds in comps:
+        sink = "gold" in kinds and not gold_taken
+        gold_taken |= sink
+        sub = tuple((k, supply[k]) for k in supply if k in kinds)
+        key = (sub, tuple(CARDS[cards[j][0]].scoring for j in members), pw, sink)
+        if key not in _allocations:
+            if len(_allocations) > 50_000:
+                _allocations.clear()
+            _allocations[key] = _search(dict(sub), [cards[j] for j in members], pw, sink=sink)[0]
+        points += _allocations[key]
+    return points + (0 if gold_taken else supply.get("gold", 0))
 
 
 def winter_k_worth(g: Game, p: Player, cid: str) -> float:
