@@ -1228,9 +1228,15 @@ _SPECIAL = ("players", "log")
 
 def dump(g: Game) -> dict[str, Any]:
     raw = {k: plain(v) for k, v in vars(g).items() if k not in _SPECIAL}
-    raw["players"] = [{**{k: plain(v) for k, v in vars(p).items() if k != "town"},
-                       "town": p.town.to_json()} for p in g.players]
+    raw["players"] = [dump_player(p) for p in g.players]
     raw["log"] = g.log.dump()
+    return raw
+
+
+def dump_player(p: Player) -> dict[str, Any]:
+    raw = {k: v for k, v in vars(p).items() if k != "town"}
+    raw.update(own_parts(p))
+    raw["town"] = p.town.to_json()
     return raw
 
 
@@ -1258,11 +1264,19 @@ def clone_player(p: Player) -> Player:
     # ``plain`` walk over each field was a third of a playout.
     q = Player.__new__(Player)
     q.__dict__.update(vars(p))
+    q.__dict__.update(own_parts(p))
     q.town = p.town.copy()
-    q.dealt, q.cavern, q.watch, q.built_types = p.dealt[:], p.cavern[:], p.watch[:], p.built_types[:]
-    q.fresh = [cell[:] for cell in p.fresh]
-    q.placing = dict(p.placing) if p.placing else p.placing  # values: resources or None
-    q.pending = plain(p.pending) if p.pending else p.pending
-    q.construction = plain(p.construction) if p.construction else p.construction
-    q.effects = plain(p.effects) if p.effects else []
     return q
+
+
+def own_parts(p: Player) -> dict[str, Any]:
+    """Fresh copies of every list and dict of the player but the town (the other fields
+    are immutable values)."""
+    return {
+        "dealt": p.dealt[:], "cavern": p.cavern[:], "watch": p.watch[:], "built_types": p.built_types[:],
+        "fresh": [cell[:] for cell in p.fresh],
+        "placing": dict(p.placing) if p.placing else p.placing,  # values: resources or None
+        "pending": plain(p.pending) if p.pending else p.pending,
+        "construction": plain(p.construction) if p.construction else p.construction,
+        "effects": plain(p.effects) if p.effects else [],
+    }

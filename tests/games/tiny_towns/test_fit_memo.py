@@ -142,3 +142,14 @@ def test_a_town_copy_and_its_original_change_apart():
     town[(2, 2)].resource = "stone"
     assert copy.at((2, 2)).resource is None
     assert copy.at((0, 0)).resource == "brick"
+
+
+def test_dump_shares_nothing_mutable_with_the_state():
+    state = random_playout("tiny-towns", 3, 8, {"monuments": True, "cavern": True}).state
+    g = tt.setup(3, {"monuments": True, "cavern": True}, 8)
+    playout = random_playout("tiny-towns", 3, 8, {"monuments": True, "cavern": True})
+    for seat, option in playout.actions[:100]:
+        g = tt.apply(g, seat, option)
+    for game in (g, state):
+        originals = {id(v) for _, v in mutable_parts(game)}
+        assert [path for path, v in mutable_parts(tt.dump(game), "dump") if id(v) in originals] == []
