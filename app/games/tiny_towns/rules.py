@@ -692,8 +692,10 @@ def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
     """The monuments the other players cannot rule out for this player's secret one."""
     if not g.options.get("monuments") or p.monument_round is not None:
         return []
-    built = {q.monument for q in g.players if q.monument_round is not None}
-    return [m for m in MONUMENTS if m not in built and not (is_solo(g) and m in SOLO_REMOVED)]
+    ruled_out = {q.monument for q in g.players if q.monument_round is not None}
+    if is_solo(g):
+        ruled_out |= SOLO_REMOVED
+    return [m for m in MONUMENTS if m not in ruled_out]
 
 
 def buildable(g: Game, p: Player) -> list[str]:
