@@ -619,6 +619,7 @@ class FitMemo:
         changed = [i for i in range(SIZE * SIZE) if squares[i] != old[i]]
         touched = sum(1 << i for i in changed)
         gained = [i for i in changed if squares[i] is not None]
+        wanting = _wanting_at(gained[0], squares[gained[0]]) if len(gained) == 1 else None
         found: dict[str, int | None] = {}
         for card, n in self.found.items():
             if n is not None:
@@ -626,8 +627,9 @@ class FitMemo:
                     found[card] = n
                 else:
                     found[card] = _first_fit(squares, card, _all_layouts(card))
-            elif len(gained) == 1:
-                found[card] = _first_fit(squares, card, _layouts_wanting(card, gained[0], squares[gained[0]]))
+            elif wanting is not None:
+                candidates = wanting[card]
+                found[card] = _first_fit(squares, card, candidates) if candidates else None
             elif gained:
                 found[card] = _first_fit(squares, card, _layouts_through(card, tuple(gained)))
             else:
@@ -669,6 +671,12 @@ def _all_layouts(card_id: str) -> range:
 def _layout_masks(card_id: str) -> tuple[int, ...]:
     """Each layout's squares as a bit mask of reading-order indices."""
     return tuple(sum(1 << index for index, _ in layout) for layout in _indexed_layouts(card_id))
+
+
+@lru_cache(maxsize=None)
+def _wanting_at(square: int, match: str) -> dict[str, tuple[int, ...]]:
+    """``_layouts_wanting`` for every card at once."""
+    return {card: _layouts_wanting(card, square, match) for card in ALL_CARDS}
 
 
 @lru_cache(maxsize=None)
