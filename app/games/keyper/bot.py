@@ -243,8 +243,7 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
         best, best_value = keyples[0], -1.0
         for o in keyples:
             colour = o.split(":")[1]
-            value = max((place_value(g, p, colour, kind, where) for kind, where in iter_place_targets(g, p, colour)),
-                        default=0.0)
+            value = best_place_value(g, p, colour)
             value += rng.randrange(100) / 400
             if value > best_value:
                 best, best_value = o, value
@@ -253,6 +252,25 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
     if lays:
         return lays[rng.randrange(len(lays))]
     return offered[0]
+
+
+def best_place_value(g: Game, p: Player, colour: str) -> float:
+    """The best of ``place_value`` over where this colour may go (0 if nowhere), the same
+    sums written out: the state bot weighs every colour on every space each turn."""
+    white = 0.8 if colour == "white" else 0
+    best = None
+    for kind, where in iter_place_targets(g, p, colour):
+        if kind == "plot":
+            value = place_value(g, p, colour, kind, where)
+        else:
+            key = (p.seat, where)
+            if key not in _spots:
+                place_value(g, p, colour, kind, where)
+            field_colour, alone, worth, claimed = _spots[key]
+            value = worth * (alone + matched(colour, field_colour)) + claimed - white
+        if best is None or value > best:
+            best = value
+    return 0.0 if best is None else best
 
 
 def place_choice(g: Game, p: Player, offered: list[str]) -> str:

@@ -487,10 +487,16 @@ def place_options(g: Game, p: Player) -> list[Option]:
             out.append(Option(f"plot:{where}", f"Work your {tile_name(p.plots[where]['tiles'][-1])}", "place",
                               f"plot:{p.seat}:{where}"))
         else:
-            board_id, space = where.split(":")
-            out.append(Option(f"space:{where}", f"Play on {space_name(g, int(board_id), space)}", "place",
-                              f"space:{where}"))
+            out.append(space_option(where, board_of(g, int(where.split(":")[0]))["fold"]))
     return out + [cancel_option()]
+
+
+@functools.cache
+def space_option(where: str, fold: str) -> Option:
+    """Playing on a space ("<board>:<space>") of a board folded so (options are immutable:
+    remembered, as every turn lists them)."""
+    board_id, space = where.split(":")
+    return Option(f"space:{where}", f"Play on {space_label(int(board_id), fold, space)}", "place", f"space:{where}")
 
 
 def choose_place(g: Game, p: Player, option_id: str) -> None:
