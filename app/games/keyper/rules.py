@@ -1496,11 +1496,12 @@ def clone(g: Game) -> Game:
     times faster than the generic copy, and every action makes one)."""
     players = [Player(
         p.seat, p.colour, list(p.hand), list(p.keyp), list(p.keyp_down), p.keyper, dict(p.stock),
-        {pid: {"tiles": list(pl["tiles"]), "up": pl["up"], "keyples": [dict(k) for k in pl["keyples"]]}
+        {pid: {"tiles": list(pl["tiles"]), "up": pl["up"], "keyples": [dict(k) for k in pl["keyples"]] if pl["keyples"] else []}
          for pid, pl in p.plots.items()},
         list(p.home), list(p.held), dict(p.fairs), [dict(f, goods=dict(f["goods"])) for f in p.shown],
         list(p.winter), p.ship, {pid: dict(a) for pid, a in p.housed.items()}, p.fold) for p in g.players]
-    boards = [dict(b, spaces={k: [dict(x) for x in v] for k, v in b["spaces"].items()}) for b in g.boards]
+    # most plots and spaces are empty: a plain [] spares building a comprehension for each
+    boards = [dict(b, spaces={k: [dict(x) for x in v] if v else [] for k, v in b["spaces"].items()}) for b in g.boards]
     queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
     return Game(players, dict(g.options), g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
                 list(g.bag), list(g.display), list(g.discard), list(g.refill), list(g.boats), list(g.aside),
