@@ -1387,7 +1387,12 @@ def step_is_settled(g: Game, job: Job) -> bool:
     """Steps with nothing to choose are skipped; every test here uses public things only."""
     kind = job["do"]
     if kind == "act":
-        return not act_options(g, g.players[job["seat"]])
+        p = g.players[job["seat"]]
+        if job["kind"] in ("build", "discount") and not job.get("src"):
+            return not can_build(g, p, job["kind"])  # the same test, without writing the options
+        if job["kind"] == "upgrade":
+            return not can_upgrade(p)
+        return not act_options(g, p)
     if kind == "final":
         return not lay_targets(g, g.players[job["seat"]])
     return False

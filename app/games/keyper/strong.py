@@ -107,8 +107,8 @@ def judge(g: Game, me: Seat) -> float:
 
 
 def play_out_turn(g: Game, me: Seat, rng: Chance, turns: int) -> Game:
-    """The rest of the turn: the bot's own steps greedily (one step ahead, then the state
-    bot), the others' by the state bot, until the turn ends."""
+    """The rest of the turn, every step (its own and the others') chosen by the state bot,
+    until the turn ends (the rebuilt game knows no more of the queue than its front)."""
     for _ in range(STEP_CAP):
         if g.phase != PLAY or g.turns != turns:
             break
@@ -145,7 +145,10 @@ def best_place(g: Game, me: Seat, rng: Chance) -> tuple[str, float]:
             continue
         value = after(g, me, o.id, rng)
         if o.id.endswith(":river"):
-            h = apply(g, me, o.id)
+            try:
+                h = apply(g, me, o.id)
+            except Exception:  # as in ``after``: judged unplayable
+                continue
             if h.queue and h.queue[0]["do"] == "place" and h.queue[0].get("river"):
                 value = max((after(h, me, b.id, rng) for b in options(h, me) if b.id != "cancel"),
                             default=float("-inf"))

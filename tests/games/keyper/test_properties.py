@@ -11,8 +11,8 @@ import pytest
 
 import app.games.keyper as kp
 from app.games.keyper import bot
-from app.games.keyper.content import COUNTRY, FAIRS, STOCK, SUPPLY
-from app.games.keyper.rules import FOLD, clone
+from app.games.keyper.content import BUILDINGS, COUNTRY, FAIRS, STOCK, SUPPLY
+from app.games.keyper.rules import FOLD, build_options, can_build, can_upgrade, clone, payment
 from app.games.rng import Rng
 
 from ..twins import leaves
@@ -132,3 +132,25 @@ def test_the_owner_sees_its_fairs_and_nobody_else_does():
     for seat in (None, 0, 2):
         assert mine not in set(leaves(kp.view(g, seat)))
     assert mine in FAIRS
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_quick_build_and_upgrade_checks_agree_with_the_options(players):
+    """``can_build`` and ``can_upgrade`` (asked by the bot and when a step is skipped) say
+    yes exactly when the action would list something, at every step of random games."""
+    def check(g, seat):
+        for p in g.players:
+            for kind in ("build", "discount"):
+                assert can_build(g, p, kind) == bool(build_options(g, p, {"kind": kind})), (kind, p.seat)
+            upgrades = [pid for pid, plot in p.plots.items() if plot["tiles"] and not plot["up"]
+                        and payment(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost) is not None]
+            assert can_upgrade(p) == bool(upgrades)
+    seen = []
+    chooser = random_chooser(players)
+
+    def both(g, seat):
+        check(g, seat)
+        seen.append((can_build(g, g.players[seat], "build"), can_upgrade(g.players[seat])))
+        return chooser(g, seat)
+    play(players, 3 + players, both)
+    assert {True, False} <= {b for b, _ in seen} | {u for _, u in seen} and any(u for _, u in seen)
