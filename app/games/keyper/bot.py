@@ -442,4 +442,7 @@ def mirror_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: C
     return choose_among(g, seat, ids, rng)
 
 
-from .strong import choose_from_view  # noqa: E402  (app/bots' "strong" level; it builds on this module)
+def choose_from_view(view: dict[str, Any], offered: list[dict[str, Any]], rng: Chance) -> str:
+    """app/bots' "strong" level: one turn ahead from the seat's view (``strong.py``)."""
+    from . import strong  # imported here: strong.py builds on this module
+    return strong.choose_from_view(view, offered, rng)
