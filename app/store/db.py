@@ -86,16 +86,22 @@ class ActionWriter:
         outcomes: list[tuple[bool, Any]] = []
         try:
             with self._writes.begin() as conn:
+                # Each action in a savepoint of its own, through the driver: SQLAlchemy's
+                # begin_nested() names each savepoint afresh, so compiles its SQL every time.
+                dbapi = conn.connection.dbapi_connection
+                assert dbapi is not None
                 for write, _loop, _future in batch:
+                    dbapi.execute("SAVEPOINT action")
                     try:
-                        with conn.begin_nested():
-                            outcomes.append((True, write(conn)))
+                        outcomes.append((True, write(conn)))
                     except Exception as refused:  # this action only; its savepoint is undone
-                        if not conn.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+                        if not dbapi.in_transaction:  # type: ignore[attr-defined]
                             # SQLite itself rolled the whole transaction back (disk full,
                             # I/O error): the earlier actions are gone too, so all must fail.
                             raise
+                        dbapi.execute("ROLLBACK TO action")
                         outcomes.append((False, refused))
+                    dbapi.execute("RELEASE action")
             self.transactions += 1
             self.committed += sum(ok for ok, _ in outcomes)
         except Exception as failed:  # BEGIN or COMMIT failed: nothing of this batch is stored

@@ -20,7 +20,8 @@ import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from functools import lru_cache
+from typing import Any, Awaitable, Callable, Sequence
 
 import orjson
 from sqlalchemy import bindparam, case, insert, select, update
@@ -702,11 +703,18 @@ def _named_log(lines: list[str], total: int, names: list[str | None], display: l
     kept = _NAMED_LOGS.get(key)
     if kept is not None and kept[0] is lines and kept[1] is table_lines:
         return kept[2]
-    named = merge_table_lines([name_seats(line, display) for line in lines], total, table_lines)
+    shown = tuple(display)
+    named = merge_table_lines([_named_line(line, shown) for line in lines], total, table_lines)
     _NAMED_LOGS[key] = (lines, table_lines, named)  # the objects are kept, so their ids are not reused
     while len(_NAMED_LOGS) > KEEP_VIEWS * 4:
         _NAMED_LOGS.popitem(last=False)
     return named
+
+
+@lru_cache(maxsize=8192)
+def _named_line(line: str, display: tuple[str, ...]) -> str:
+    """One log line with names written in: a line stays in the view for many versions."""
+    return name_seats(line, display) if "{seat" in line else line
 
 
 def changed_at_for(stored: list[float | None] | None, seats: int) -> list[float | None]:
@@ -723,7 +731,7 @@ def seat_names(names: list[str | None]) -> list[str]:
     return [n if n else f"Seat {i + 1} (waiting for a player)" for i, n in enumerate(names)]
 
 
-def name_seats(line: str, display: list[str]) -> str:
+def name_seats(line: str, display: Sequence[str]) -> str:
     """Titles write ``{seat2}`` in their log; the table puts the player's name there."""
     return _SEAT_REF.sub(lambda m: display[int(m.group(1))] if int(m.group(1)) < len(display) else m.group(0), line)
 
