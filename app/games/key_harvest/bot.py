@@ -19,7 +19,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (BoardKey, Game, Player, board_key, board_spaces, groups, options, settle_sources,
+from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_key, board_spaces, groups, options, settle_sources,
                     spaces_for_value)
 
 Seat = int
@@ -27,7 +27,7 @@ Seat = int
 
 def touching(p: Player, ref: str) -> int:
     """How many of the seat's field tiles a tile at ``ref`` would join."""
-    return sum(n in p.fields for n in NEIGHBOURS[ref])
+    return len(p.fields.keys() & NEAR[ref])
 
 
 def tile_of(g: Game, option_id: str) -> str:
@@ -593,8 +593,6 @@ def board_surroundings(fields: frozenset[tuple[str, bool]], board: BoardKey) -> 
     return out
 
 
-BIT = {ref: 1 << i for i, ref in enumerate(NEIGHBOURS)}  # a space as one bit
-AROUND = {ref: sum(BIT[n] for n in near) for ref, near in NEIGHBOURS.items()}  # its neighbours
 CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
 
 

@@ -196,6 +196,8 @@ def fields_next_to(p: Player, ref: Ref) -> list[Ref]:
 OpenSpace = tuple[Ref, int, str | None]  # (space, field tiles it touches, worker already there)
 BoardKey = tuple[frozenset[Ref], frozenset[tuple[Ref, str]]]  # a board's field tiles and (space, worker) pairs
 NEAR: dict[Ref, frozenset[Ref]] = {ref: frozenset(near) for ref, near in NEIGHBOURS.items()}
+BIT: dict[Ref, int] = {ref: 1 << i for i, ref in enumerate(NEIGHBOURS)}  # a space as one bit of a board mask
+AROUND: dict[Ref, int] = {ref: sum(BIT[n] for n in near) for ref, near in NEIGHBOURS.items()}  # its neighbours
 
 
 def board_key(p: Player) -> BoardKey:
@@ -215,10 +217,14 @@ def open_spaces(p: Player) -> tuple[OpenSpace, ...]:
 def board_spaces(board: BoardKey) -> tuple[OpenSpace, ...]:
     tiles, workers = board
     there = dict(workers)
-    blocked = set(tiles)
+    filled = 0
+    for ref in tiles:
+        filled |= BIT[ref]
+    blocked = filled
     for ref in there:
-        blocked.update(NEIGHBOURS[ref])  # a space next to a worker
-    return tuple((ref, len(NEAR[ref] & tiles), there.get(ref)) for ref in NEIGHBOURS if ref not in blocked)
+        blocked |= AROUND[ref]  # a space next to a worker
+    return tuple((ref, (AROUND[ref] & filled).bit_count(), there.get(ref)) for ref in NEIGHBOURS
+                 if not BIT[ref] & blocked)
 
 
 def worker_spaces(p: Player, worker_id: str, replace: bool = True, board: BoardKey | None = None) -> list[Ref]:
@@ -1360,18 +1366,15 @@ def clone(g: Game) -> Game:
     copy["players"] = [_clone_player(p) for p in g.players]
     copy["log"] = GameLog(g.log.recent, g.log.total)
     game = type(g).__new__(type(g))
-    game.__dict__.update(copy)
+    game.__dict__ = copy
     return game
 
 
 def _clone_player(p: Player) -> Player:
-    copy = dict(vars(p))
-    copy["counters"] = p.counters.copy()
-    copy["fields"] = p.fields.copy()
-    copy["workers"] = p.workers.copy()
-    copy["store"] = [{**entry, "bid": entry["bid"].copy()} for entry in p.store]
     player = type(p).__new__(type(p))
-    player.__dict__.update(copy)
+    player.__dict__ = {"seat": p.seat, "colour": p.colour, "counters": p.counters.copy(), "fields": p.fields.copy(),
+                       "workers": p.workers.copy(),
+                       "store": [{**entry, "bid": entry["bid"].copy()} for entry in p.store]}
     return player
 
 
@@ -1380,5 +1383,6 @@ _FLAT_FIELDS = ("used", "supply", "start_bag", "bag", "removed", "registry", "tr
                 "ignored", "fallow", "town")
 _IMMUTABLE_FIELDS = ("rng", "phase", "turn", "turns", "start_chooser", "resolving", "ending", "final_turns", "checks")
 # A new field must be added to ``clone`` too, or copies would share it.
-assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_FIELDS, "options", "queue", "players", "log"}
+assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_FIELDS,
+                                                   "options", "queue", "players", "log"}
 assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counters", "fields", "workers", "store"}
