@@ -14,7 +14,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import ALL_CARDS
-from .rules import Game, layouts, options
+from .rules import Game, layouts, listed
 from .scoring import score_town
 from .town import Cell, Town
 
@@ -24,7 +24,7 @@ STOPS = ("done", "guild-done")
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
-    offered = [o.id for o in options(state, seat)]
+    offered = [o.id for o in listed(state, seat)]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     progress = [o for o in offered if o != "cancel"] or offered

@@ -380,15 +380,19 @@ def placement_options(g: Game, p: Player) -> list[Option]:
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    return list(_place_options(tuple(p.town.empty_cells()), label))
+    empty = 0
+    for n, square in enumerate(s for row in p.town.squares for s in row):
+        if square.resource is None and square.building is None:
+            empty |= 1 << n
+    return list(_place_options(empty, label))
 
 
 @lru_cache(maxsize=4096)
-def _place_options(empty: tuple[Cell, ...], label: str) -> tuple[Option, ...]:
-    # Options are frozen: the same squares and words give the same list, asked for by
-    # every placing seat, by the bot and again by ``apply``'s check.
+def _place_options(empty: int, label: str) -> tuple[Option, ...]:
+    # Options are frozen: the same squares (a bit mask, reading order) and words give the
+    # same list, asked for by every placing seat and by the bot.
     return tuple(Option(f"place:{cell_id(c)}", label.format(cell_name(c)), "place", f"cell:{cell_id(c)}")
-                 for c in empty)
+                 for n, c in enumerate(iter_cells()) if empty >> n & 1)
 
 
 def cancel_option() -> Option:
@@ -1223,9 +1227,29 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return OPTIONS[g.phase](g, g.players[seat])
 
 
+# The options ``listed`` last handed out, with the game and seat they were listed for.
+_listed: tuple[Game, Seat, list[Option]] | None = None
+
+
+def listed(g: Game, seat: Seat) -> list[Option]:
+    """``options``, for a caller that next applies one of them to this very game, unchanged
+    in between (the bot: it lists, picks and applies). ``apply`` then checks the choice
+    against this list instead of listing again, so a decision lists its options once."""
+    global _listed
+    out = options(g, seat)
+    _listed = (g, seat, out)
+    return out
+
+
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
+    global _listed
+    memo, _listed = _listed, None  # used once at most
+    if memo is not None and memo[0] is g and memo[1] == seat:
+        offered = memo[2]
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: offered, option_id)
+    else:
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g)
     ACTIONS[g.phase](g, g.players[seat], option_id)
     return g

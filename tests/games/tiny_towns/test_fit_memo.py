@@ -11,10 +11,13 @@ import pytest
 
 import app.games.tiny_towns as tt
 from app.games.playout import random_playout
+from app.games.protocol import IllegalAction
 from app.games.tiny_towns import rules
 from app.games.tiny_towns.content import ALL_CARDS, MONUMENTS, RESOURCES
 from app.games.tiny_towns.rules import WILD, FitMemo, buildable, layouts
 from app.games.tiny_towns.town import SIZE, iter_cells
+
+from .support import EMPTY, with_towns
 
 CARDS = sorted(ALL_CARDS)
 VALUES = [None, WILD, *RESOURCES]
@@ -153,3 +156,24 @@ def test_dump_shares_nothing_mutable_with_the_state():
     for game in (g, state):
         originals = {id(v) for _, v in mutable_parts(game)}
         assert [path for path, v in mutable_parts(tt.dump(game), "dump") if id(v) in originals] == []
+
+
+def test_options_listed_by_the_bot_are_reused_only_for_that_game_and_seat_and_once():
+    """``apply`` checks a choice against the bot's list (``rules.listed``) only for the
+    very game and seat it was listed for, and only once."""
+    g = with_towns(tt.setup(2, {"monuments": False, "buildings": "first_game"}, 4),
+                   "W . . . / . . . . / . . . . / . . . .", EMPTY)
+    g = tt.apply(g, g.master_builder, "name:wood")
+    assert "place:0,0" in [o.id for o in rules.listed(g, 1)]
+    taken = rules.clone(g)
+    taken.players[1].town[(0, 0)].resource = "brick"
+    with pytest.raises(IllegalAction):  # another game object: its own options
+        tt.apply(taken, 1, "place:0,0")
+    rules.listed(g, 1)
+    with pytest.raises(IllegalAction):  # another seat: its own options
+        tt.apply(g, 0, "place:0,0")
+    rules.listed(g, 1)
+    assert tt.apply(g, 1, "place:0,0").players[1].pending["cell"] == [0, 0]
+    g.players[1].town[(0, 0)].resource = "brick"
+    with pytest.raises(IllegalAction):  # the list was used up by the first apply
+        tt.apply(g, 1, "place:0,0")
