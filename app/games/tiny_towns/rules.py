@@ -574,7 +574,7 @@ def fit_memo(p: Player) -> "FitMemo":
         else:
             memo = FitMemo(squares, {}) if memo is None else memo.moved_to(squares)
             if len(_MEMOS) >= MEMOS_KEPT:
-                del _MEMOS[next(iter(_MEMOS))]  # the oldest
+                _MEMOS.pop(next(iter(_MEMOS), None), None)  # the oldest (never fails, even between threads)
             _MEMOS[squares] = memo
         p.town.fit_memo = memo
     return memo

@@ -119,10 +119,9 @@ def mutable_parts(value, path="g"):
 
 
 def test_clone_shares_nothing_mutable():
-    state = random_playout("tiny-towns", 3, 7, {"monuments": True, "cavern": True}).state
-    g = tt.setup(3, {"monuments": True, "cavern": True}, 7)
     playout = random_playout("tiny-towns", 3, 7, {"monuments": True, "cavern": True})
-    for seat, option in playout.actions[:120]:
+    state, g = playout.state, tt.setup(3, playout.options, 7)
+    for seat, option in playout.actions[:120]:  # a game over, and one in its middle
         g = tt.apply(g, seat, option)
     for game in (g, state):
         copy = rules.clone(game)
@@ -148,10 +147,9 @@ def test_a_town_copy_and_its_original_change_apart():
 
 
 def test_dump_shares_nothing_mutable_with_the_state():
-    state = random_playout("tiny-towns", 3, 8, {"monuments": True, "cavern": True}).state
-    g = tt.setup(3, {"monuments": True, "cavern": True}, 8)
     playout = random_playout("tiny-towns", 3, 8, {"monuments": True, "cavern": True})
-    for seat, option in playout.actions[:100]:
+    state, g = playout.state, tt.setup(3, playout.options, 8)
+    for seat, option in playout.actions[:100]:  # a game over, and one in its middle
         g = tt.apply(g, seat, option)
     for game in (g, state):
         originals = {id(v) for _, v in mutable_parts(game)}
