@@ -559,11 +559,11 @@ def allocation_points(have: dict[str, int], scorers: list[str], pw: frozenset[st
     """``scoring.best_allocation``'s points, each group of winter cards sharing item kinds
     searched once per (its items, its cards): trying a card mostly changes one group, and
     the search is most of a lookahead's time."""
-    from .scoring import _components, _search
+    from .scoring import winter_groups, exact_search
     supply = {k: n for k, n in sorted(have.items()) if n > 0}
     merged = list({CARDS[cid].scoring: cid for cid in sorted(scorers)}.items())
     cards = [(cid, variants) for variants, cid in merged]
-    comps = _components(supply, cards, pw)
+    comps = winter_groups(supply, cards, pw)
     points, gold_taken = 0, False
     for members, kinds in comps:
         sink = "gold" in kinds and not gold_taken
@@ -573,7 +573,7 @@ def allocation_points(have: dict[str, int], scorers: list[str], pw: frozenset[st
         if key not in _allocations:
             if len(_allocations) > 50_000:
                 _allocations.clear()
-            _allocations[key] = _search(dict(sub), [cards[j] for j in members], pw, sink=sink)[0]
+            _allocations[key] = exact_search(dict(sub), [cards[j] for j in members], pw, sink=sink)[0]
         points += _allocations[key]
     return points + (0 if gold_taken else supply.get("gold", 0))
 

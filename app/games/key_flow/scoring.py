@@ -134,11 +134,11 @@ def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant
     # that share item kinds is searched on its own (exact, and the searches multiply no
     # more). Unallocated gold joins the group that takes gold.
     points, lines, gold_line = 0, [], None
-    comps = _components(supply, merged, powers)
+    comps = winter_groups(supply, merged, powers)
     takes_gold = next((i for i, comp in enumerate(comps) if "gold" in comp[1]), None)
     for i, (members, kinds) in enumerate(comps):
         sub = {k: supply[k] for k in supply if k in kinds}
-        found, found_lines = _search(sub, [merged[j] for j in members], powers, sink=i == takes_gold)
+        found, found_lines = exact_search(sub, [merged[j] for j in members], powers, sink=i == takes_gold)
         points += found
         lines += found_lines[:len(members)]
         if i == takes_gold:
@@ -157,8 +157,8 @@ def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant
     return points, out + [lines[-1]]
 
 
-def _components(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
-                powers: frozenset[str]) -> list[tuple[list[int], set[str]]]:
+def winter_groups(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
+                  powers: frozenset[str]) -> list[tuple[list[int], set[str]]]:
     """Groups of cards (indices) linked by an item kind two of them could take, each with
     the kinds it could take (in supply order)."""
     takes = [{k for k in supply if any(accepts(slot, k, powers) for v in variants for slot in v.slots)}
@@ -181,8 +181,8 @@ def _components(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ..
     return list(groups.values())
 
 
-def _search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
-            powers: frozenset[str], sink: bool = True) -> tuple[int, list[Line]]:
+def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
+                 powers: frozenset[str], sink: bool = True) -> tuple[int, list[Line]]:
     def alone_of(variants: tuple[Variant, ...]) -> int:
         return max(_max_sets(_Matching(supply, powers), 0, v) * v.points for v in variants)
     # The richest cards first: a good allocation is found early and prunes the rest.

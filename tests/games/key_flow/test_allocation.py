@@ -104,7 +104,7 @@ def test_powers_of_keymelequin_and_mansfield_ark():
 def test_independent_groups_of_cards_score_as_one_search_of_them_all():
     """best_allocation searches cards that share no item kind apart; one search over all
     of them (the plain method) must find the same points, on many mixed villages."""
-    from app.games.key_flow.scoring import _search
+    from app.games.key_flow.scoring import exact_search
     rnd = random.Random(11)
     kinds = ["iron", "wood", "stone", "gold", "anvil", "pick", "saw", "token", "boat", "cart", "icon:sheep",
              "icon:cow", "kcard:red:-", "kcard:yellow:pig", "kcard:blue:sheep", "kcard:green:cow"]
@@ -113,5 +113,5 @@ def test_independent_groups_of_cards_score_as_one_search_of_them_all():
         supply = {k: rnd.randrange(4) for k in rnd.sample(kinds, 7)}
         cards = [(f"c{i}", rules[name]) for i, name in enumerate(rnd.sample(sorted(rules), 5))]
         points, lines = best_allocation(supply, cards)
-        plain, _ = _search({k: n for k, n in sorted(supply.items()) if n}, cards, frozenset())
+        plain, _ = exact_search({k: n for k, n in sorted(supply.items()) if n}, cards, frozenset())
         assert points == plain == sum(line.points for line in lines), (supply, [n for n, _ in cards])
