@@ -47,6 +47,29 @@ from app.web import replay as replay_pages
 from app.web import social as social_pages
 
 
+class Keydom(FastAPI):
+    """The app. A game's websocket (app.api.ws) is served straight from here, behind only the
+    proxy-headers step that every request gets: the rest of the stack is for HTTP (the
+    security headers and body limit pass websockets by), and keeping its layers alive for
+    every socket's lifetime cost memory per connected seat and CPU per frame."""
+
+    _sockets: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if self._sockets is None:
+                self._sockets = ProxyHeadersMiddleware(self._serve_socket,
+                                                       trusted_hosts=self.state.settings.forwarded_allow_ips)
+            scope["app"] = self
+            await self._sockets(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    async def _serve_socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not await api_ws.serve_directly(scope, receive, send):
+            await super().__call__(scope, receive, send)  # no such socket: the router refuses it
+
+
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
     settings = settings or get_settings()
     logs.install()
@@ -84,7 +107,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
             await hub.stop()
             await db.dispose()
 
-    app = FastAPI(
+    app = Keydom(
         title="Keydom",
         summary="Play Tiny Towns, Keythedral, Key Harvest, Keyper and Key Flow with friends.",
         lifespan=lifespan,

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
 
 from app.api.chat import chat_frame
 from app.api.deps import same_origin
@@ -130,6 +132,22 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         finally:
             listener.cancel()
             _release(websocket, address)
+
+
+GAME_SOCKET = re.compile(r"/ws/games/([^/]+)")
+
+
+async def serve_directly(scope: Scope, receive: Receive, send: Send) -> bool:
+    """Serve a game's websocket without the HTTP stack around it (error pages, routing,
+    dependency solving): each of its coroutines stays alive as long as the socket, and
+    each frame sent passed through their wrappers. False: not a game socket's path."""
+    found = GAME_SOCKET.fullmatch(scope["path"])
+    if found is None:
+        return False
+    websocket = WebSocket(scope, receive, send)
+    query = websocket.query_params
+    await game_socket(websocket, found[1], query.get("token"), query.get("frames", "full"))
+    return True
 
 
 def _admit(websocket: WebSocket, address: str) -> bool:

@@ -151,6 +151,41 @@ def test_websockets_are_capped_per_address(sqlite_url):
         asyncio.run(scenario(server, new_game(server)))
 
 
+def test_game_sockets_are_counted_by_the_address_a_trusted_proxy_names(sqlite_url):
+    """Game sockets skip the HTTP stack (app.main.Keydom) but not X-Forwarded-For: behind a
+    trusted proxy, each player behind it has an allowance of its own."""
+    async def scenario(server: GuardedServer, game: dict) -> None:
+        def behind_proxy(player: str):  # type: ignore[no-untyped-def]
+            return websockets.connect(ws_url(server, game), additional_headers={"X-Forwarded-For": player})
+
+        ann = await behind_proxy("203.0.113.7")
+        assert (await recv(ann))["version"] == 0
+        bob = await behind_proxy("198.51.100.9")
+        assert (await recv(bob))["version"] == 0, "another player behind the same proxy is let in"
+        again = await behind_proxy("203.0.113.7")
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await recv(again)
+        assert closed.value.rcvd.code == 4429
+        assert set(server.app.state.sockets_by_address) == {"203.0.113.7", "198.51.100.9"}
+        for ws in (ann, bob):
+            await ws.close()
+
+    with GuardedServer(sqlite_url, websockets_per_address=1, forwarded_allow_ips="127.0.0.1") as server:
+        asyncio.run(scenario(server, new_game(server)))
+
+
+def test_a_websocket_to_no_such_place_is_refused(sqlite_url):
+    async def scenario(server: GuardedServer, game: dict) -> None:
+        base = server.url.replace("http://", "ws://")
+        for path in ("/ws/nothing", f"/ws/games/{game['id']}/more", "/api/titles"):
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await websockets.connect(base + path)
+            assert refused.value.response.status_code == 403, path
+
+    with GuardedServer(sqlite_url) as server:
+        asyncio.run(scenario(server, new_game(server)))
+
+
 def test_every_table_is_empty_again_after_the_sockets_close(sqlite_url):
     async def scenario(server: GuardedServer, game: dict) -> None:
         sockets = [await websockets.connect(ws_url(server, game)) for _ in range(60)]
