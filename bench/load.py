@@ -92,6 +92,19 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / TICK
 
 
+def named_processes(name: str) -> list[int]:
+    """Every process whose command is ``name`` (the PostgreSQL server's backends)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
 def rss_kb(pids: list[int]) -> int:
     total = 0
     for pid in pids:
@@ -359,9 +372,14 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
             pipe.send((start, args.warmup, args.duration))
         time.sleep(max(0.0, start + args.warmup - time.time()))
         server_cpu0 = cpu_seconds(pids)
+        each0 = {pid: cpu_seconds([pid]) for pid in pids}
+        database = named_processes("postgres") if "postgres" in url else []
+        database_cpu0 = cpu_seconds(database)
         spy = start_profile(args, server.pid)
         time.sleep(max(0.0, start + args.warmup + args.duration - time.time()))
         server_cpu1 = cpu_seconds(pids)
+        each = [cpu_seconds([pid]) - each0[pid] for pid in pids]
+        database_cpu = cpu_seconds(database) - database_cpu0
         results = [pipe.recv() for pipe in pipes]
         if spy is not None:
             spy.wait(30)
@@ -383,6 +401,9 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         "refused": sum(r["refused"] for r in results),
         "server_ms": 1000 * (server_cpu1 - server_cpu0) / max(1, actions),
         "server_cores": (server_cpu1 - server_cpu0) / args.duration,
+        # each serving process (a supervisor that serves nothing is left out), and PostgreSQL's own
+        "each_ms": [1000 * c / max(1, actions) for c in each if c > 0.05 * (server_cpu1 - server_cpu0)],
+        "database_ms": 1000 * database_cpu / max(1, actions) if database else None,
         "client_cores": sum(r["cpu"] for r in results) / args.duration,
         "frame_median": percentile(frames, 50), "frame_mean": sum(frames) / max(1, len(frames)),
         "kb_per_seat": (rss_idle - rss_before) / (len(games) * args.seats), "rss_mb": rss_idle / 1024,
@@ -395,6 +416,10 @@ def report(r: dict[str, float]) -> None:
           f"client CPU {r['client_cores']:.2f} cores  frames median {r['frame_median']:.0f} B "
           f"(mean {r['frame_mean']:.0f})  {r['deliveries']:.0f} frames, {r['refused']:.0f} refused  "
           f"server {r['rss_mb']:.0f} MB, {r['kb_per_seat']:.1f} KB per connected seat", flush=True)
+    if len(r["each_ms"]) > 1:
+        print("    per process: " + ", ".join(f"{ms:.2f}" for ms in r["each_ms"]) + " ms of CPU per action (of all actions)")
+    if r["database_ms"] is not None:
+        print(f"    PostgreSQL's processes: {r['database_ms']:.2f} ms of CPU per action", flush=True)
 
 
 def main() -> None:
