@@ -123,7 +123,7 @@ class Clocks:
         self.expired = 0  # clocks this process ran out (tests)
         self._limits: dict[str, Limit | None] = {}  # per game, as last read (None: no limit)
         self._syncing: dict[str, asyncio.Future[None]] = {}
-        self._background = Background(log, "start a seat's clock", after=driver._wake.set)
+        self._background = Background(log, "start a seat's clock")  # sync() wakes the driver when it wrote
         self.table.hub.on_seats_changed.append(self.forget)
 
     def now(self) -> float:

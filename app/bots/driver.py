@@ -46,7 +46,8 @@ class BotDriver:
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._background = Background(log, "schedule a bot's turn", after=self._wake.set)
+        # Not woken after every action: schedule() wakes the loop when it wrote a turn.
+        self._background = Background(log, "schedule a bot's turn")
         self.clocks: Any = None  # app.bots.clocks.Clocks (set by hooks before start)
         table.hub.on_seats_changed.append(self.forget_seats)
 

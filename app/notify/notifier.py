@@ -73,7 +73,8 @@ class Notifier:
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._background = Background(log, "schedule a notification", after=self._wake.set)
+        # Not woken after every action: _schedule wakes the loop when it wrote a pending row.
+        self._background = Background(log, "schedule a notification")
         self.policy: Policy = config.policy()
         self.vapid = webpush.load_vapid(config.vapid_private_key, config.vapid_key_file)
         self.push_key = webpush.public_key(self.vapid)
@@ -287,6 +288,7 @@ class Notifier:
             for seat, last_told in told:
                 due = max(now + self.config.delay, (last_told or 0.0) + self.config.quiet)
                 await session.execute(self._upsert_pending(game_id, seat, kind, due, version))
+        self._wake.set()
 
     def _upsert_pending(self, game_id: str, seat: int, kind: str, due: float, since: int) -> Any:
         dialect = sqlite if self.db.is_sqlite else postgresql
@@ -406,6 +408,7 @@ class Notifier:
                      now: float) -> None:
         async with self.db.write() as session:
             await self._queue_in(session, game_id, seat, channels, kind, message, now)
+        self._wake.set()  # to be sent now, not at the next tick
 
     async def _queue_in(self, session: Any, game_id: str, seat: int | None, channels: list[str], kind: str,
                         message: Message, now: float) -> None:
