@@ -26,7 +26,10 @@ from .town import Cell, Town
 Seat = int
 
 
+@lru_cache(maxsize=None)  # one per card id: the content never changes
 def card_json(card_id: str) -> dict[str, Any]:
+    """The card as views show it. One dict per card, shared by every view: views are
+    never changed by their readers (the table shares one public part between viewers)."""
     card = ALL_CARDS[card_id]
     return {"id": card.id, "name": card.name, "colour": card.colour,
             "pattern": card.pattern.split("/"), "text": card.text}
@@ -37,9 +40,18 @@ def view(g: Game, seat: Seat | None) -> dict[str, Any]:
     return seat_view(g.players, seat, lambda: public_view(g), lambda own: private_view(g, own), g.log)
 
 
+@lru_cache(maxsize=256)
+def cards_json(cards: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The game's building cards, one list per set of cards: most versions show the very
+    list the last one showed, so a frame of changes skips it at once."""
+    return [card_json(c) for c in cards]
+
+
 def public_view(g: Game) -> dict[str, Any]:
     acting = to_act(g)
     over = result(g)
+    cards = tuple(g.cards)
+    towns = [drawn_town(p.town) for p in g.players]
     return {
         "round": g.round,
         "phase": g.phase,
@@ -49,10 +61,11 @@ def public_view(g: Game) -> dict[str, Any]:
         "master_builder": g.master_builder,
         "resource": g.resource,
         "source": g.source,
-        "cards": [card_json(c) for c in g.cards],
+        "cards": cards_json(cards),
         "monument_cards": {p.monument: card_json(p.monument) for p in g.players
                            if p.monument and p.monument_round is not None},
-        "players": [player_public(g, p, p.seat in acting) for p in g.players],
+        "players": [player_public(g, p, p.seat in acting, cards, drawn, towns)
+                    for p, drawn in zip(g.players, towns)],
         "to_act": sorted(acting),
         "town_hall": ({"deck": len(g.deck), "discard": len(g.discard),
                        "cycle": ["card", "card", "free"][(g.round - 1) % 3] if g.round else None}
@@ -62,28 +75,85 @@ def public_view(g: Game) -> dict[str, Any]:
     }
 
 
-def player_public(g: Game, p: Player, acting: bool) -> dict[str, Any]:
-    town = p.town
+def player_public(g: Game, p: Player, acting: bool, cards: tuple[str, ...], drawn: "Drawn",
+                  towns: list["Drawn"]) -> dict[str, Any]:
+    """A player's public part, remembered per town (see ``drawn_town``) and everything
+    else it is built from: most actions change one town or none, so most players' parts
+    are the very dicts the last version showed."""
+    n = len(towns)
+    right = None if n == 1 else towns[(p.seat - 1) % n].feast_halls  # the player on the right
     built = p.monument if p.monument_round is not None else None
-    drawn = town.to_json()
-    total, fed = score_now(g, p, drawn)
-    return {
-        "seat": p.seat,
-        "town": drawn,
-        "score_now": total,
-        "fed": fed,
-        "complete": p.complete,
-        "place": p.place,
-        "monument": built,
-        "chosen": has_chosen(g, p),
-        "to_act": acting,
-        "master_builder_turns": p.master_builder_turns,
-        "cubes": stored_cubes(town),
-        "cavern": len(p.cavern),
-        "caverns_used": p.caverns_used,
-        "watch": list(p.watch) if built == "opaleyes_watch" and not _choosing_watch(p) else None,
-        "shrine_value": p.shrine_value if built == "shrine" else None,
-    }
+    watch = tuple(p.watch) if built == "opaleyes_watch" and not _choosing_watch(p) else None
+    chosen = has_chosen(g, p)
+    key = (p.seat, right, cards, p.complete, p.place, built, chosen, acting,
+           p.master_builder_turns, len(p.cavern), p.caverns_used, watch, p.shrine_value)
+    part = drawn.parts.get(key)
+    if part is None:
+        total, fed = _score_now(drawn.dumped, right, p.place, p.shrine_value, cards)
+        part = {
+            "seat": p.seat,
+            "town": drawn.town,
+            "score_now": total,
+            "fed": fed,
+            "complete": p.complete,
+            "place": p.place,
+            "monument": built,
+            "chosen": chosen,
+            "to_act": acting,
+            "master_builder_turns": p.master_builder_turns,
+            "cubes": drawn.cubes,
+            "cavern": len(p.cavern),
+            "caverns_used": p.caverns_used,
+            "watch": list(watch) if watch is not None else None,
+            "shrine_value": p.shrine_value if built == "shrine" else None,
+        }
+        if len(drawn.parts) >= PARTS_KEPT:
+            drawn.parts.clear()  # a town seen in many ways (rare): start again
+        drawn.parts[key] = part
+    return part
+
+
+class Drawn:
+    """What views show of one set of squares: the town, its cubes, its Feast Halls (for
+    the player on its left), the town as bytes (the score's memo key), and the public
+    parts of players built on it."""
+
+    __slots__ = ("squares", "town", "cubes", "feast_halls", "dumped", "parts")
+
+    def __init__(self, town: Town) -> None:
+        self.squares = town.squares  # kept, so its id is not reused while remembered
+        self.town = town.to_json()
+        self.cubes = stored_cubes(town)
+        self.feast_halls = len(town.cells_of("feast_hall"))
+        self.dumped = orjson.dumps(self.town)
+        self.parts: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+TOWNS_KEPT = 4096  # sets of squares remembered (the server holds a few hundred games)
+PARTS_KEPT = 16  # public parts remembered per set of squares
+_TOWNS: dict[int, Drawn] = {}
+
+
+def drawn_town(town: Town) -> Drawn:
+    """The town as views show it, remembered per squares object. A town's squares are
+    marked shared first, as ``Town.copy`` does: any later change (``town[cell]``) then
+    takes the town its own squares, so remembered squares never change under the memo."""
+    town.shared = True
+    drawn = _TOWNS.get(id(town.squares))
+    if drawn is None or drawn.squares is not town.squares:
+        drawn = Drawn(town)
+        if len(_TOWNS) >= TOWNS_KEPT:
+            _TOWNS.pop(next(iter(_TOWNS), None), None)  # the oldest (never fails, even between threads)
+        _TOWNS[id(town.squares)] = drawn
+    return drawn
+
+
+def clear_memos() -> None:
+    """Forget every remembered view part (tests: views built afresh)."""
+    _TOWNS.clear()
+    cards_json.cache_clear()
+    card_json.cache_clear()
+    _score_now.cache_clear()
 
 
 CUBE_HOLDERS = {"factory": "factory", "bank": "bank", "warehouse": "warehouse", "cottage": "statue"}
@@ -101,19 +171,12 @@ def stored_cubes(town: Town) -> dict[str, list[list[str]]]:
     return cubes
 
 
-def score_now(g: Game, p: Player, drawn: list[list[Any]]) -> tuple[int, list[list[int]]]:
-    """The town's score if the game ended now, and its fed Cottages (towns are public,
-    and only built monuments count, so this reveals nothing)."""
-    n = len(g.players)
-    right = None if n == 1 else len(g.players[(p.seat - 1) % n].town.cells_of("feast_hall"))
-    return _score_now(orjson.dumps(drawn), right, p.place, p.shrine_value, tuple(g.cards))
-
-
 @lru_cache(maxsize=8192)
 def _score_now(drawn: bytes, right: int | None, place: int | None, shrine: int | None,
                cards: tuple[str, ...]) -> tuple[int, list[list[int]]]:
-    # Memoised: most towns do not change from one action to the next, and every seat's
-    # view asks for every town.
+    # The town's score if the game ended now, and its fed Cottages (towns are public, and
+    # only built monuments count, so this reveals nothing). Memoised across games too:
+    # early towns look alike.
     town = Town.from_json(orjson.loads(drawn))
     total = score_town(town, right_feast_halls=right, completion_place=place, shrine_value=shrine,
                        game_types=cards).total
