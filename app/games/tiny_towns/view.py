@@ -129,8 +129,8 @@ class Drawn:
         self.parts: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-TOWNS_KEPT = 4096  # sets of squares remembered (the server holds a few hundred games)
-PARTS_KEPT = 16  # public parts remembered per set of squares
+TOWNS_KEPT = 2048  # sets of squares remembered (~7 KiB each; the table keeps 256 games' views)
+PARTS_KEPT = 8  # public parts remembered per set of squares
 _TOWNS: dict[int, Drawn] = {}
 
 
