@@ -164,6 +164,8 @@ class Table:
         self.db = db
         self.hub = hub
         self.cache = StateCache()
+        # The action's two statements, compiled once for SQLite's action writer.
+        self._prepared = {statement: db.prepare(statement) for statement in (*BUMP.values(), ADD_ACTION)}
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
         # Each game's views at its newest version, built as viewers ask (see ``Views``).
         self._views: OrderedDict[str, Views] = OrderedDict()
@@ -455,9 +457,9 @@ class Table:
                                                 title.undoable(snap.state, seat, option_id, new_state), changed))
 
         def write(conn):  # type: ignore[no-untyped-def]
-            if conn.execute(bump, params).rowcount != 1:
+            if self._prepared[bump].run(conn, params) != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            conn.execute(ADD_ACTION, params)
+            self._prepared[ADD_ACTION].run(conn, params)
 
         async def write_async(conn):  # type: ignore[no-untyped-def]
             if (await conn.execute(bump, params)).rowcount != 1:

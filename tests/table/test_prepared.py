@@ -1,0 +1,70 @@
+"""The action's statements, prepared once for SQLite's action writer (app.store.db.Prepared),
+store exactly what SQLAlchemy's own execution stores."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import create_engine, select
+
+from app.store.db import Prepared
+from app.store.migrate import upgrade
+from app.store.models import Action, Game
+from app.table.service import ADD_ACTION, BUMP
+
+GAME = dict(id="g", title="tiny-towns", players=2, options={}, seed=1, secret=None, version=3, status="active",
+            snapshot="{}", seed_given=True, created_at=dt.datetime(2026, 1, 1), updated_at=dt.datetime(2026, 1, 1))
+
+
+def _rows(url: str, write) -> tuple:  # type: ignore[no-untyped-def]
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(Game.__table__.insert().values(**{k: v for k, v in GAME.items() if k in Game.__table__.c}))
+    with engine.begin() as conn:
+        changed = write(conn)
+    with engine.connect() as conn:
+        game = conn.execute(select(Game.__table__)).one()
+        action = conn.execute(select(Action.__table__)).one()
+    engine.dispose()
+    return changed, tuple(game), tuple(action)
+
+
+def test_prepared_statements_store_what_sqlalchemy_stores(tmp_path):
+    now = dt.datetime(2026, 11, 26, 18, 5, 7, 123456)
+    for public in (True, False):
+        params = dict(game="g", old_version=3, new_version=4, new_snapshot='{"a": [1, 2]}', new_status="active",
+                      new_view_versions=[4, 2, 4], new_view_changed_at=[1.5, None, 2.25], now=now, seat=1,
+                      option="place:a1", lines=["{seat1} placed wood on A1.", "Ünïcode ✓"],
+                      new_takeback={"asked": None, "steps": [[1, 4]]} if public else None)
+        urls = [f"sqlite:///{tmp_path}/{name}-{public}.db" for name in ("sqlalchemy", "prepared")]
+        for url in urls:
+            upgrade(url)
+
+        def by_sqlalchemy(conn):  # type: ignore[no-untyped-def]
+            changed = conn.execute(BUMP[public], params).rowcount
+            conn.execute(ADD_ACTION, params)
+            return changed
+
+        def prepared(conn):  # type: ignore[no-untyped-def]
+            engine = conn.engine
+            changed = Prepared(BUMP[public], engine).run(conn, params)
+            Prepared(ADD_ACTION, engine).run(conn, params)
+            return changed
+
+        expected, got = _rows(urls[0], by_sqlalchemy), _rows(urls[1], prepared)
+        assert got == expected
+        assert got[0] == 1
+
+
+def test_a_prepared_update_at_another_version_changes_nothing(tmp_path):
+    url = f"sqlite:///{tmp_path}/stale.db"
+    upgrade(url)
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(Game.__table__.insert().values(**{k: v for k, v in GAME.items() if k in Game.__table__.c}))
+    with engine.begin() as conn:
+        stale = dict(game="g", old_version=2, new_version=3, new_snapshot="{}", new_status="active",
+                     new_view_versions=[3, 3, 3], new_view_changed_at=[None, None, None], now=dt.datetime.now(),
+                     new_takeback=None)
+        assert Prepared(BUMP[True], engine).run(conn, stale) == 0
+    engine.dispose()
