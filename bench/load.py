@@ -373,13 +373,16 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         time.sleep(max(0.0, start + args.warmup - time.time()))
         server_cpu0 = cpu_seconds(pids)
         each0 = {pid: cpu_seconds([pid]) for pid in pids}
-        database = named_processes("postgres") if "postgres" in url else []
-        database_cpu0 = cpu_seconds(database)
+        postgres = "postgres" in url
+        database0 = {pid: cpu_seconds([pid]) for pid in named_processes("postgres")} if postgres else {}
         spy = start_profile(args, server.pid)
         time.sleep(max(0.0, start + args.warmup + args.duration - time.time()))
         server_cpu1 = cpu_seconds(pids)
         each = [cpu_seconds([pid]) - each0[pid] for pid in pids]
-        database_cpu = cpu_seconds(database) - database_cpu0
+        # backends alive at the end, from when the window began (or they did); one that
+        # ended inside the window is missed
+        database_cpu = sum(cpu_seconds([pid]) - database0.get(pid, 0.0) for pid in named_processes("postgres")) \
+            if postgres else 0.0
         results = [pipe.recv() for pipe in pipes]
         if spy is not None:
             spy.wait(30)
@@ -403,7 +406,7 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         "server_cores": (server_cpu1 - server_cpu0) / args.duration,
         # each serving process (a supervisor that serves nothing is left out), and PostgreSQL's own
         "each_ms": [1000 * c / max(1, actions) for c in each if c > 0.05 * (server_cpu1 - server_cpu0)],
-        "database_ms": 1000 * database_cpu / max(1, actions) if database else None,
+        "database_ms": 1000 * database_cpu / max(1, actions) if postgres else None,
         "client_cores": sum(r["cpu"] for r in results) / args.duration,
         "frame_median": percentile(frames, 50), "frame_mean": sum(frames) / max(1, len(frames)),
         "kb_per_seat": (rss_idle - rss_before) / (len(games) * args.seats), "rss_mb": rss_idle / 1024,
