@@ -17,7 +17,7 @@ from app.games.rng import Rng
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SHIP_STEP, STOCK, WHITE, Act, Building, layout)
 from .rules import (FOLD, Game, Player, board_fields, can_build, can_upgrade, board_of,
-                    building_points, building_side, iter_place_targets, matched, new_board, options, parse_plan, payment, returned_by,
+                    building_points, building_side, iter_plot_targets, iter_space_targets, listed, matched, new_board, parse_plan, payment, returned_by,
                     season_name, tiebreak)
 
 Seat = int
@@ -69,11 +69,23 @@ def good_worth(g: Game, p: Player, kind: str) -> float:
     if kind in FINISHED:
         return 1.4 + bonus
     if kind in ANIMALS:
-        room = sum(side.capacity for plot in p.plots.values()
-                   if (side := building_side(plot)) and kind in side.houses)
-        held = sum(p.stock.get(a, 0) for a in ANIMALS)
-        return (1.3 if room > held else 0.2) + bonus
+        room, held = pens(p)
+        return (1.3 if room.get(kind, 0) > held else 0.2) + bonus
     return 0.0
+
+
+def pens(p: Player) -> tuple[dict[str, int], int]:
+    """Room for each animal on the player's buildings, and the animals held (once per
+    decision: every animal's value asks)."""
+    if p.seat not in _pens:
+        room: dict[str, int] = {}
+        for plot in p.plots.values():
+            side = building_side(plot)
+            if side:
+                for kind in set(side.houses):
+                    room[kind] = room.get(kind, 0) + side.capacity
+        _pens[p.seat] = (room, sum(p.stock.get(a, 0) for a in ANIMALS))
+    return _pens[p.seat]
 
 
 def fair_needs_memo(g: Game, p: Player) -> dict[str, int]:
@@ -110,6 +122,7 @@ _needs: dict[tuple[int, str], dict[str, int]] = {}
 
 _memo: dict[tuple[int, str], float] = {}  # kind values within one decision (cleared by ``choose``)
 _goods: dict[tuple[int, str], float] = {}  # a good's value, likewise
+_pens: dict[int, tuple[dict[str, int], int]] = {}  # room for animals and animals held, likewise
 _works: dict[str, float] = {}  # working a plot, likewise
 _spots: dict[tuple[int, str], tuple[str | None, float, float, float]] = {}  # a space's worth, likewise
 
@@ -171,24 +184,32 @@ def place_value(g: Game, p: Player, colour: str, kind: str, where: str) -> float
             _works[plot_id] = work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
         return _works[plot_id]
     key = (p.seat, where)
-    if key not in _spots:  # what does not depend on the colour, once per decision
+    spot = _spots.get(key)
+    if spot is None:
         board_id, space = where.split(":")
-        board = board_of(g, int(board_id))
-        field = board_fields(board)[space]
-        claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
-        if field == "river" and board["boat"]:  # this river's own boat, not the best one waiting
-            worth = boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
-        else:
-            worth = kind_value(g, p, field)
-        _spots[key] = (FIELD_COLOUR[field], 2 if board["spaces"][space] else 1.6, worth, claimed)  # 1.6: a join may come
-    field_colour, alone, worth, claimed = _spots[key]
+        spot = space_spot(g, p, board_of(g, int(board_id)), space, key)
+    field_colour, alone, worth, claimed = spot
     n = alone + matched(colour, field_colour)
     return worth * n + claimed - (0.8 if colour == "white" else 0)
 
 
+def space_spot(g: Game, p: Player, board: dict[str, Any], space: str,
+               key: tuple[int, str]) -> tuple[str | None, float, float, float]:
+    """What a space is worth whatever the colour, remembered for the decision under ``key``
+    (the seat and "<board>:<space>")."""
+    field = board_fields(board)[space]
+    claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+    if field == "river" and board["boat"]:  # this river's own boat, not the best one waiting
+        worth = boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
+    else:
+        worth = kind_value(g, p, field)
+    spot = _spots[key] = (FIELD_COLOUR[field], 2 if board["spaces"][space] else 1.6, worth, claimed)  # 1.6: a join may come
+    return spot
+
+
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
-    return choose_among(state, seat, [o.id for o in options(state, seat)], rng)
+    return choose_among(state, seat, [o.id for o in listed(state, seat)], rng)
 
 
 def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> str:
@@ -199,6 +220,7 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
     _spots.clear()
     _works.clear()
     _goods.clear()
+    _pens.clear()
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
@@ -259,15 +281,18 @@ def best_place_value(g: Game, p: Player, colour: str) -> float:
     sums written out: the state bot weighs every colour on every space each turn."""
     white = 0.8 if colour == "white" else 0
     best = None
-    for kind, where in iter_place_targets(g, p, colour):
-        if kind == "plot":
-            value = place_value(g, p, colour, kind, where)
-        else:
-            key = (p.seat, where)
-            if key not in _spots:
-                place_value(g, p, colour, kind, where)
-            field_colour, alone, worth, claimed = _spots[key]
-            value = worth * (alone + matched(colour, field_colour)) + claimed - white
+    seat = p.seat
+    for board, space, where in iter_space_targets(g, colour):
+        key = (seat, where)
+        spot = _spots.get(key)
+        if spot is None:
+            spot = space_spot(g, p, board, space, key)
+        field_colour, alone, worth, claimed = spot
+        value = worth * (alone + matched(colour, field_colour)) + claimed - white
+        if best is None or value > best:
+            best = value
+    for plot_id in iter_plot_targets(p, colour):
+        value = place_value(g, p, colour, "plot", plot_id)
         if best is None or value > best:
             best = value
     return 0.0 if best is None else best

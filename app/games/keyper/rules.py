@@ -347,16 +347,29 @@ def place_targets(g: Game, p: Player, colour: str) -> list[tuple[str, str]]:
 
 
 def iter_place_targets(g: Game, p: Player, colour: str) -> Iterator[tuple[str, str]]:
+    for _, _, ref in iter_space_targets(g, colour):
+        yield "space", ref
+    for plot_id in iter_plot_targets(p, colour):
+        yield "plot", plot_id
+
+
+def iter_space_targets(g: Game, colour: str) -> Iterator[tuple[dict[str, Any], str, str]]:
+    """The country spaces of ``place_targets``: (board, space, "<board>:<space>") (the bot
+    weighs them with the board at hand)."""
     for b in g.boards:
         spaces = b["spaces"]
         for key, field_colour, ref in board_spaces(b["id"], b["fold"]):
             if key == "river" and not spaces["river"] and not g.boats:
                 continue
             if can_enter(spaces[key], field_colour, colour):
-                yield "space", ref
+                yield b, key, ref
+
+
+def iter_plot_targets(p: Player, colour: str) -> Iterator[str]:
+    """The player's plots of ``place_targets``."""
     for plot_id, plot in p.plots.items():
         if workable(plot) and can_enter(plot["keyples"], None, colour):
-            yield "plot", plot_id
+            yield plot_id
 
 
 @functools.cache
@@ -737,8 +750,14 @@ def free_plots(p: Player, area: str) -> list[str]:
 
 
 def build_cost(job: Job, tile: str) -> dict[str, int]:
-    cost = BUILDINGS[tile].front.cost
-    return discounted(cost) if job["kind"] == "discount" else cost
+    """The tile's cost for this build (shared: read it, never change it)."""
+    return discounted_front(tile) if job["kind"] == "discount" else BUILDINGS[tile].front.cost
+
+
+@functools.cache
+def discounted_front(tile: str) -> dict[str, int]:
+    """A tile's front cost less the discount (fixed content: worked out once)."""
+    return discounted(BUILDINGS[tile].front.cost)
 
 
 def build_options(g: Game, p: Player, job: Job) -> list[Option]:
@@ -1462,9 +1481,29 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return turn_options(g, p)
 
 
+# The options ``listed`` last handed out, with the game and seat they were listed for.
+_listed: tuple[Game, Seat, list[Option]] | None = None
+
+
+def listed(g: Game, seat: Seat) -> list[Option]:
+    """``options``, for a caller that next applies one of them to this very game, unchanged
+    in between (the state bot: it lists, picks and applies). ``apply`` then checks the
+    choice against this list instead of listing again, so a decision lists its options once."""
+    global _listed
+    out = options(g, seat)
+    _listed = (g, seat, out)
+    return out
+
+
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
+    global _listed
+    memo, _listed = _listed, None  # used once at most
+    if memo is not None and memo[0] is g and memo[1] == seat:
+        offered = memo[2]
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: offered, option_id)
+    else:
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g)
     CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
     advance(g)
