@@ -782,8 +782,11 @@ def can_build(g: Game, p: Player, kind: str) -> bool:
     lists, without writing the options: the bot asks this often.)"""
     job = {"kind": kind}
     room = {area: bool(free_plots(p, area)) for area in ("farm", "village")}
+    if not (room["farm"] or room["village"]):
+        return False
+    # the tiles of ``build_sources``, without writing their sources
     return any(room[BUILDINGS[tile].area] and payment(p.stock, build_cost(job, tile)) is not None
-               for _, tile in build_sources(g, p))
+               for tiles in (p.home, p.held, g.display) for tile in tiles if tile)
 
 
 def can_upgrade(p: Player) -> bool:
