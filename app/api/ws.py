@@ -26,10 +26,10 @@ sends ``{"since": -1}`` for the whole view again.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.types import Receive, Scope, Send
 
@@ -241,8 +241,8 @@ def _parse(raw: str) -> int | dict[str, object] | None:
     if len(raw) > MAX_FRAME:
         return None
     try:
-        message = json.loads(raw)
-    except ValueError:
+        message = orjson.loads(raw)
+    except ValueError:  # orjson's JSONDecodeError is one
         return None
     if not isinstance(message, dict):
         return None

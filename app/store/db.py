@@ -50,6 +50,7 @@ class ActionWriter:
         self.committed = 0
         self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop,
                                              asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._conn: Connection | None = None  # used by the writer thread only
         self._thread = threading.Thread(target=self._run, name="sqlite-actions", daemon=True)
         self._thread.start()
 
@@ -81,13 +82,26 @@ class ActionWriter:
                     break
                 batch.append(item)
             self._commit(batch)
+        if self._conn is not None:
+            self._conn.close()
         self.engine.dispose()
+
+    def _connection(self) -> Connection:
+        """The thread's one connection, kept between batches (a checkout from the pool per
+        batch cost as much as the batch's own statements); a broken one is replaced."""
+        if self._conn is not None and (self._conn.invalidated or self._conn.closed):
+            self._conn.close()
+            self._conn = None
+        if self._conn is None:
+            self._conn = self._writes.connect()
+        return self._conn
 
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop,
                                         asyncio.Future[Any]]]) -> None:
         outcomes: list[tuple[bool, Any]] = []
         try:
-            with self._writes.begin() as conn:
+            conn = self._connection()
+            with conn.begin():
                 # Each action in a savepoint of its own, through the driver: SQLAlchemy's
                 # begin_nested() names each savepoint afresh, so compiles its SQL every time.
                 dbapi = conn.connection.dbapi_connection
@@ -108,6 +122,9 @@ class ActionWriter:
             self.committed += sum(ok for ok, _ in outcomes)
         except Exception as failed:  # BEGIN or COMMIT failed: nothing of this batch is stored
             log.error("an action transaction failed (%d actions refused): %s", len(batch), failed)
+            if self._conn is not None:  # back to the pool, which rolls back whatever is left open
+                self._conn.close()
+                self._conn = None
             outcomes = [(False, failed)] * len(batch)
         for (_write, loop, future), (ok, value) in zip(batch, outcomes):
             try:
