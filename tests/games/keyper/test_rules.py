@@ -567,3 +567,21 @@ def test_refusals_change_nothing():
     with pytest.raises(IllegalAction):
         kp.apply(g, 0, "keyper:9")
     assert FIELD_COLOUR["tile"] is None
+
+
+def test_options_listed_for_one_game_are_not_trusted_for_another():
+    """``apply`` checks a choice against the list the state bot just made only for that
+    very game and seat; anywhere else it lists again."""
+    from app.games.keyper.rules import listed
+    g = fresh()
+    offered = [o.id for o in listed(g, 0)]
+    keyple = next(o for o in offered if o.startswith("keyple:"))
+    other = fresh()
+    other.players[0].hand = [c for c in other.players[0].hand if f"keyple:{c}" != keyple]
+    assert keyple not in ids(other, 0)
+    with pytest.raises(IllegalAction):
+        kp.apply(other, 0, keyple)  # listed for g, not for this game
+    listed(g, 0)
+    with pytest.raises(IllegalAction):
+        kp.apply(g, 1, keyple)  # listed for seat 0
+    kp.apply(g, 0, keyple)  # the listed game and seat: accepted
