@@ -20,8 +20,8 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, live_action, live_panel, options,
-                    powers, season_name)
+from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
+                    live_panel, powers, season_name)
 from .scoring import accepts
 
 Seat = int
@@ -259,7 +259,7 @@ def best_spot(p: Player, c: Card) -> str:
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
     if offered is None:
-        offered = [o.id for o in options(state, seat)]
+        offered = [o.id for o in listed(state, seat)]  # apply then checks against this list
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     g, p = state, state.players[seat]

@@ -44,6 +44,7 @@ Readings where the seed is silent (docs/titles/key-flow.md weighs them):
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -836,9 +837,28 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return token_options(g, p) + [Option("done", "Done with keyple tokens", "done")]
 
 
+# The options ``listed`` last handed out, with the game and seat they were listed for.
+_listed: tuple[Game, Seat, list[Option]] | None = None
+
+
+def listed(g: Game, seat: Seat) -> list[Option]:
+    """``options``, for a caller that next applies one of them to this very game, unchanged
+    in between (the bot: it lists, picks and applies). ``apply`` then checks the choice
+    against this list instead of listing again, so a decision lists its options once."""
+    global _listed
+    out = options(g, seat)
+    _listed = (g, seat, out)
+    return out
+
+
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g),
-                 lambda: options(g, seat), option_id)
+    global _listed
+    memo, _listed = _listed, None  # used once at most
+    if memo is not None and memo[0] is g and memo[1] == seat:
+        offered = memo[2]
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: offered, option_id)
+    else:
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g)
     p = g.players[seat]
     if g.phase in (DRAFT, WINTER_K):
@@ -852,20 +872,47 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 
 def clone(g: Game) -> Game:
     """An independent copy, knowing the state's shape (every action copies the game once,
-    and the generic deep copy was most of a playout's time)."""
-    players = [Player(
-        seat=p.seat, home=p.home, store=p.store,
-        village=[dict(e, tiles=list(e["tiles"]), res=dict(e["res"]), stored=dict(e["stored"]),
-                      keyples=[dict(k) for k in e["keyples"]]) for e in p.village],
-        hand=list(p.hand), winter_k=list(p.winter_k), choosing=p.choosing,
-        chosen=dict(p.chosen) if p.chosen else None, tokens=p.tokens, skills=dict(p.skills),
-        doubles=dict(p.doubles), under_store=list(p.under_store), jobs=[dict(j) for j in p.jobs], done=p.done)
-        for p in g.players]
-    return Game(players=players, options=dict(g.options), rng=g.rng, phase=g.phase, season=g.season, turn=g.turn,
-                reveals=g.reveals, decks={k: list(v) for k, v in g.decks.items()}, box=list(g.box),
-                skill_pile=list(g.skill_pile), doubles=dict(g.doubles), token_supply=g.token_supply,
-                tile_supply=g.tile_supply, last_reveal=[dict(x) for x in g.last_reveal],
-                final=g.final, log=GameLog(g.log.recent, g.log.total))
+    and the generic deep copy was most of a playout's time). The objects are made without
+    running their ``__init__`` (every field is set here); tests/games/key_flow/
+    test_properties.py checks the copy equals the generic one and shares nothing mutable."""
+    players = []
+    for p in g.players:
+        attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
+        attrs["village"] = [{**e, "tiles": e["tiles"].copy(), "res": e["res"].copy(), "stored": e["stored"].copy(),
+                             "keyples": [k.copy() for k in e["keyples"]]} for e in p.village]
+        attrs["hand"] = p.hand.copy()
+        attrs["winter_k"] = p.winter_k.copy()
+        attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
+        attrs["skills"] = p.skills.copy()
+        attrs["doubles"] = p.doubles.copy()
+        attrs["under_store"] = p.under_store.copy()
+        attrs["jobs"] = [_job_copy(j) for j in p.jobs]
+        players.append(_made(Player, attrs))
+    attrs = g.__dict__.copy()
+    attrs["players"] = players
+    attrs["options"] = g.options.copy()
+    attrs["decks"] = {k: v.copy() for k, v in g.decks.items()}
+    attrs["box"] = g.box.copy()
+    attrs["skill_pile"] = g.skill_pile.copy()
+    attrs["doubles"] = g.doubles.copy()
+    attrs["last_reveal"] = [x.copy() for x in g.last_reveal]
+    attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
+    attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
+    return _made(Game, attrs)
+
+
+def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
+    out = job.copy()
+    if "gains" in out:  # a conversion's words, the only list in a job
+        out["gains"] = list(out["gains"])
+    return out
+
+
+def _made(cls: type, attrs: dict[str, Any]) -> Any:
+    """An instance holding exactly ``attrs``, its ``__init__`` not run (a copy sets them all)."""
+    obj = object.__new__(cls)
+    obj.__dict__ = attrs
+    return obj
 
 
 def dump(g: Game) -> dict[str, Any]:
