@@ -21,7 +21,7 @@ from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
-                    live_panel, powers, season_name)
+                    live_panel, neighbours, powers, season_name)
 from .scoring import accepts
 
 Seat = int
@@ -87,19 +87,32 @@ def action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: boo
 _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
 
 
-def adjacency(p: Player) -> dict[int, list[Entry]]:
-    key = ("near", id(p))
-    if key not in _memo:
-        from .rules import touching
-        _memo[key] = {id(a): [b for b in p.village if b is not a and touching(a, b)] for a in p.village}
-    return _memo[key]
-
-
 def distances_from(p: Player, e: Entry) -> dict[int, int]:
     key = ("dist", id(p), id(e))
     if key not in _memo:
-        _memo[key] = distances(p, e, adjacency(p))
+        village = p.village
+        steps = _steps(tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in village),
+                       next(i for i, x in enumerate(village) if x is e))
+        _memo[key] = {id(village[i]): d for i, d in steps}
     return _memo[key]
+
+
+_steps_known: dict[Any, tuple[tuple[int, int], ...]] = {}  # a pure function of the shape and the start
+
+
+def _steps(shape: tuple[tuple[str, int, bool], ...], start: int) -> tuple[tuple[int, int], ...]:
+    """``distances`` by place in the village (the shape: row, column, is a store): (place, steps) for every card reached."""
+    key = (shape, start)
+    known = _steps_known.get(key)
+    if known is None:
+        if len(_steps_known) > 50000:  # a bound, not a policy: shapes recur within a game
+            _steps_known.clear()
+        cards = [{"row": row, "col": col, "card": None, "i": i} for i, (row, col, _) in enumerate(shape)]
+        near = {id(a): [cards[j] for j in js] for a, js in zip(cards, neighbours(cards))}
+        store = {id(a): shape[i][2] for i, a in enumerate(cards)}
+        dist = distances(cards[start], near, store)
+        known = _steps_known[key] = tuple((a["i"], dist[id(a)]) for a in cards if id(a) in dist)
+    return known
 
 
 def reachable_upgrade(p: Player, carts: int) -> int:
@@ -333,7 +346,7 @@ def any_choice(p: Player, onto: Entry, want: set[str]) -> str:
     return max(BASIC, key=lambda r: (score[r], r in want, -have[r]))
 
 
-def distances(p: Player, start: Entry, near: dict[int, list[Entry]]) -> dict[int, int]:
+def distances(start: Entry, near: dict[int, list[Entry]], store: dict[int, bool]) -> dict[int, int]:
     """Steps from ``start`` to every card of the village along touching cards (by id())."""
     dist = {id(start): 0}
     todo = [start]
@@ -342,7 +355,7 @@ def distances(p: Player, start: Entry, near: dict[int, list[Entry]]) -> dict[int
         for b in near[id(a)]:
             if id(b) not in dist:
                 dist[id(b)] = dist[id(a)] + 1
-                if CARDS[b["card"]].kind != "store":  # nothing moves on from a store
+                if not store[id(b)]:  # nothing moves on from a store
                     todo.append(b)
     return dist
 

@@ -261,6 +261,26 @@ def touching(a: Entry, b: Entry) -> bool:
     return river["col"] in (road["col"] - 1, road["col"])
 
 
+def neighbours(village: list[Entry]) -> tuple[tuple[int, ...], ...]:
+    """For each card of the village (by place in the list), the places of the cards it
+    touches, in village order. Transport and the bot ask this many times for few shapes."""
+    return _neighbours(tuple((e["row"], e["col"]) for e in village))
+
+
+_shapes: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], ...]] = {}  # a pure function of the shape
+
+
+def _neighbours(shape: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+    known = _shapes.get(shape)
+    if known is None:
+        if len(_shapes) > 20000:  # a bound, not a policy: shapes recur within a game
+            _shapes.clear()
+        cards = [{"row": row, "col": col} for row, col in shape]
+        known = _shapes[shape] = tuple(tuple(j for j, b in enumerate(cards) if j != i and touching(a, b))
+                                       for i, a in enumerate(cards))
+    return known
+
+
 # --- Keyple cards: where they may go ---
 
 def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, Callable[[int], bool]]]:
@@ -517,15 +537,16 @@ def job_options(g: Game, p: Player, job: dict[str, Any]) -> list[Option]:
 
 def transport_options(p: Player, left: int) -> list[Option]:
     out = []
-    for a in p.village:
+    village = p.village
+    near = neighbours(village)
+    for i, a in enumerate(village):
         if CARDS[a["card"]].kind == "store":
             continue
         for r in RESOURCES:
             if not a["res"].get(r):
                 continue
-            for b in p.village:
-                if b is a or not touching(a, b):
-                    continue
+            for j in near[i]:
+                b = village[j]
                 to = CARDS[b["card"]]
                 if to.kind == "store" and r not in to.accepts:
                     continue
