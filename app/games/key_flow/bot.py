@@ -36,13 +36,17 @@ def goals(g: Game, p: Player) -> set[str]:
     return words
 
 
+_BASIC = frozenset(BASIC)
+_SKILL_WORDS = frozenset(SKILLS + ("skill",))
+
+
 def effect_value(p: Player, e: Effect, want: set[str], own: bool) -> float:
     if e.kind == "gain":
-        return e.amount * (1.5 if e.what in want or (e.what == "gold" and want & set(BASIC)) else 1.0)
+        return e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
     if e.kind == "any":
         return e.amount * 1.1
     if e.kind == "skill":
-        return e.amount * (2.0 if want & set(SKILLS + ("skill",)) else 1.2)
+        return e.amount * (2.0 if want & _SKILL_WORDS else 1.2)
     if e.kind == "token":
         return e.amount * (1.6 if "token" in want else 1.0)
     if e.kind == "convert":
@@ -61,6 +65,13 @@ def token_worth(want: set[str]) -> float:
 
 
 def upgradable(p: Player) -> int:
+    key = ("upgradable", id(p))
+    if key not in _memo:
+        _memo[key] = _upgradable(p)
+    return _memo[key]
+
+
+def _upgradable(p: Player) -> int:
     pw = powers(p)
     return sum(1 for e in p.village if live_panel(e) < len(CARDS[e["card"]].costs)
                and can_pay(p, e, CARDS[e["card"]].costs[live_panel(e)], pw) is not None)
@@ -213,7 +224,10 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
 def alone(p: Player, c: Card) -> float:
     """What a winter scoring card would make from this player's items on its own (a quick
     estimate: the exact allocation is for the final scoring)."""
-    have = items(p)
+    key = ("items", id(p))
+    if key not in _memo:
+        _memo[key] = items(p)
+    have = _memo[key]
     pw = powers(p)
     best = 0.0
     for v in c.scoring:
@@ -223,8 +237,19 @@ def alone(p: Player, c: Card) -> float:
     return best
 
 
-def makes(c: Card) -> set[str]:
+_makes: dict[str, frozenset[str]] = {}  # by card id: content does not change
+_takes: dict[str, frozenset[str]] = {}
+
+
+def makes(c: Card) -> frozenset[str]:
     """Resources a card's panels produce onto it (any: each basic one)."""
+    known = _makes.get(c.id)
+    if known is None:
+        known = _makes[c.id] = frozenset(_made_by(c))
+    return known
+
+
+def _made_by(c: Card) -> set[str]:
     out: set[str] = set()
     for panel in c.panels:
         for e in panel.action:
@@ -238,11 +263,13 @@ def makes(c: Card) -> set[str]:
     return out
 
 
-def takes(c: Card) -> set[str]:
+def takes(c: Card) -> frozenset[str]:
     """Resources a card wants moved onto it: its upgrade costs, or what a store accepts."""
-    if c.kind == "store":
-        return set(c.accepts)
-    return {r for cost in c.costs for r, _ in cost.resources}
+    known = _takes.get(c.id)
+    if known is None:
+        known = _takes[c.id] = frozenset(c.accepts) if c.kind == "store" else \
+            frozenset(r for cost in c.costs for r, _ in cost.resources)
+    return known
 
 
 def best_spot(p: Player, c: Card) -> str:
@@ -251,19 +278,24 @@ def best_spot(p: Player, c: Card) -> str:
     from .rules import spots, touching
     assert c.row is not None
     wants, gives = takes(c), makes(c)
+    # what each card of the village adds to a place touching it (the same for every place)
+    adds = []
+    for e in p.village:
+        other = CARDS[e["card"]]
+        theirs = makes(other) | set(e["res"])
+        adds.append((e, (len(wants & theirs) * (2.0 if c.kind == "store" else 1.0),
+                         0.5 * ("gold" in theirs and bool(wants) and c.kind != "store"),
+                         len(gives & takes(other)) * (2.0 if other.kind == "store" else 1.0),
+                         0.3 * (other.season == "home"))))
 
     def affinity(col: int) -> float:
         here = {"row": c.row, "col": col}
         score = 0.0
-        for e in p.village:
+        for e, terms in adds:
             if not touching(here, e):
                 continue
-            other = CARDS[e["card"]]
-            theirs = makes(other) | set(e["res"])
-            score += len(wants & theirs) * (2.0 if c.kind == "store" else 1.0)
-            score += 0.5 * ("gold" in theirs and bool(wants) and c.kind != "store")
-            score += len(gives & takes(other)) * (2.0 if other.kind == "store" else 1.0)
-            score += 0.3 * (other.season == "home")
+            for term in terms:  # added one by one, in the same order as ever
+                score += term
         return score
 
     col = min(spots(p, c.row), key=lambda x: (-affinity(x), abs(x), x))

@@ -374,8 +374,14 @@ def _keyple_card(cid: str, code: str, season: str, marking: str) -> Card:
                 text=text + (f", {animal}" if animal else ""))
 
 
+_described: dict[tuple[Effect, ...], str] = {}  # actions are few and never change
+
+
 def describe_action(action: tuple[Effect, ...]) -> str:
-    return ", ".join(describe_effect(e) for e in action)
+    text = _described.get(action)
+    if text is None:
+        text = _described[action] = ", ".join(describe_effect(e) for e in action)
+    return text
 
 
 def describe_effect(e: Effect) -> str:
