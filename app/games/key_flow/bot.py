@@ -82,6 +82,18 @@ def flippable(p: Player) -> int:
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bool) -> float:
+    # the same building's action is weighed for many cards in one decision; the memo keeps
+    # the objects it was asked about, so a key is never another object's reused id()
+    key = ("action", id(p), id(action), id(want), own)
+    known = _memo.get(key)
+    if known is not None and known[0] is p and known[1] is action and known[2] is want:
+        return known[3]
+    value = _action_value(p, action, want, own)
+    _memo[key] = (p, action, want, value)
+    return value
+
+
+def _action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bool) -> float:
     ups = sum(e.amount for e in action if e.kind == "upgrade") if own else 0
     if not ups:
         return sum(effect_value(p, e, want, own) for e in action)
@@ -132,6 +144,23 @@ def reachable_upgrade(p: Player, carts: int) -> int:
     key = ("reach", id(p), carts)
     if key in _memo:
         return _memo[key]
+    # everything the answer reads, so a village unchanged since an earlier decision (the
+    # same seat's next pick, the same game played again) is not searched again
+    shape = (carts, tuple(p.skills.items()), tuple(p.doubles.items()),
+             tuple((e["card"], e["row"], e["col"], len(e["tiles"]), tuple(e["res"].items())) for e in p.village))
+    best = _reach_known.get(shape)
+    if best is None:
+        if len(_reach_known) > 50000:  # a bound, not a policy
+            _reach_known.clear()
+        best = _reach_known[shape] = _reachable_upgrade(p, carts)
+    _memo[key] = best
+    return best
+
+
+_reach_known: dict[Any, int] = {}  # a pure function of what its key holds
+
+
+def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = powers(p)
     best = 0
     for e in p.village:
@@ -167,7 +196,6 @@ def reachable_upgrade(p: Player, carts: int) -> int:
                 steps += d
         if steps <= carts:
             best = gain
-    _memo[key] = best
     return best
 
 

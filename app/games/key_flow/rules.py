@@ -899,8 +899,15 @@ def clone(g: Game) -> Game:
     players = []
     for p in g.players:
         attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
-        attrs["village"] = [{**e, "tiles": e["tiles"].copy(), "res": e["res"].copy(), "stored": e["stored"].copy(),
-                             "keyples": [k.copy() for k in e["keyples"]]} for e in p.village]
+        village = attrs["village"] = []
+        for e in p.village:
+            e = e.copy()  # then its lists and dicts (a keyple is flat)
+            e["tiles"] = e["tiles"].copy()
+            e["res"] = e["res"].copy()
+            e["stored"] = e["stored"].copy()
+            keyples = e["keyples"]
+            e["keyples"] = [k.copy() for k in keyples] if keyples else []
+            village.append(e)
         attrs["hand"] = p.hand.copy()
         attrs["winter_k"] = p.winter_k.copy()
         attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
