@@ -93,3 +93,76 @@ def test_clone_copies_every_field_and_shares_nothing_mutable():
     copy.log.append("x")
     assert kf.dump(copy) != kf.dump(g) and g.players[0].village[0]["res"].get("gold") != 99
     assert "x" not in g.log.recent
+
+
+def _mutables(value, out: dict[int, object]) -> dict[int, object]:
+    """Every list, dict, player, game and log reachable from ``value`` (by id)."""
+    from app.games.gamelog import GameLog
+    from app.games.key_flow.rules import Game, Player
+    if isinstance(value, (Game, Player)):
+        out[id(value)] = value
+        for v in vars(value).values():
+            _mutables(v, out)
+    elif isinstance(value, GameLog):
+        out[id(value)] = value
+        _mutables(value.recent, out)
+    elif isinstance(value, dict):
+        out[id(value)] = value
+        for v in value.values():
+            _mutables(v, out)
+    elif isinstance(value, (list, set)):
+        out[id(value)] = value
+        for v in value:
+            _mutables(v, out)
+    return out
+
+
+@pytest.mark.parametrize("players, seed", [(2, 7), (3, 5)])  # games with conversions pending
+def test_clone_equals_the_generic_copy_and_shares_nothing_mutable_all_game_long(players, seed):
+    """Every few steps of a bot game (drafts, reveals, pending jobs with their word lists,
+    tokens, winter, the end): the hand-made copy equals copy.deepcopy field for field and
+    holds no list or dict of the original."""
+    import copy
+
+    from app.games.key_flow.rules import clone
+    played = bot_playout("key-flow", players, seed=seed)
+    g = kf.setup(players, played.options, seed)
+    seen_jobs = False
+    for step, (seat, pick) in enumerate(played.actions + [(None, None)]):
+        converting = any(j.get("gains") for p in g.players for j in p.jobs)
+        if step % 5 == 0 or seat is None or converting:
+            copied, generic = clone(g), copy.deepcopy(g)
+            assert kf.dump(copied) == kf.dump(generic) == kf.dump(g)
+            assert vars(copied).keys() == vars(generic).keys()
+            assert all(vars(a).keys() == vars(b).keys() for a, b in zip(copied.players, generic.players))
+            assert not _mutables(copied, {}).keys() & _mutables(g, {}).keys()
+            seen_jobs |= converting
+        if seat is not None:
+            g = kf.apply(g, seat, pick)
+    assert kf.result(g) is not None and seen_jobs
+
+
+def test_listed_options_are_checked_once_and_only_for_that_game_and_seat():
+    from app.games.key_flow.rules import listed
+    from app.games.protocol import IllegalAction
+    g = kf.setup(3, {}, 1)
+    offered = [o.id for o in listed(g, 0)]
+    assert offered == [o.id for o in kf.options(g, 0)]
+    with pytest.raises(IllegalAction):
+        kf.apply(g, 0, "discard")  # not a pick: refused against the listed options
+    listed(g, 0)
+    after = kf.apply(g, 1, f"pick:{g.players[1].hand[0]}")  # another seat: listed afresh
+    with pytest.raises(IllegalAction):
+        kf.apply(after, 0, "cancel")  # the list was used once; seat 0 has picked nothing
+    assert kf.apply(g, 0, offered[0]).players[0].choosing == offered[0].removeprefix("pick:")
+
+
+def test_apply_after_listed_does_not_list_again(monkeypatch):
+    from app.games.key_flow import rules
+    g = kf.setup(2, {}, 3)
+    offered = [o.id for o in rules.listed(g, 1)]
+
+    def listing_again(*_):
+        raise AssertionError("listed twice")
+    monkeypatch.setattr(rules, "options", listing_again)
+    assert kf.apply(g, 1, offered[-1]).players[1].choosing == offered[-1].removeprefix("pick:")
