@@ -114,8 +114,11 @@ def distances_from(p: Player, e: Entry) -> dict[int, int]:
     key = ("dist", id(p), id(e))
     if key not in _memo:
         village = p.village
-        steps = _steps(tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in village),
-                       next(i for i, x in enumerate(village) if x is e))
+        shape_key = ("shape", id(p))
+        shape = _memo.get(shape_key)
+        if shape is None:
+            shape = _memo[shape_key] = tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in village)
+        steps = _steps(shape, next(i for i, x in enumerate(village) if x is e))
         _memo[key] = {id(village[i]): d for i, d in steps}
     return _memo[key]
 
@@ -303,7 +306,7 @@ def takes(c: Card) -> frozenset[str]:
 def best_spot(p: Player, c: Card) -> str:
     """A free place touching the cards that feed this one, or that it feeds (resources
     then travel one space), nearest the home card otherwise."""
-    from .rules import spots, touching
+    from .rules import spots
     assert c.row is not None
     wants, gives = takes(c), makes(c)
     # what each card of the village adds to a place touching it (the same for every place)
@@ -311,16 +314,19 @@ def best_spot(p: Player, c: Card) -> str:
     for e in p.village:
         other = CARDS[e["card"]]
         theirs = makes(other) | set(e["res"])
-        adds.append((e, (len(wants & theirs) * (2.0 if c.kind == "store" else 1.0),
+        adds.append((e["row"], e["col"], (len(wants & theirs) * (2.0 if c.kind == "store" else 1.0),
                          0.5 * ("gold" in theirs and bool(wants) and c.kind != "store"),
                          len(gives & takes(other)) * (2.0 if other.kind == "store" else 1.0),
                          0.3 * (other.season == "home"))))
 
     def affinity(col: int) -> float:
-        here = {"row": c.row, "col": col}
         score = 0.0
-        for e, terms in adds:
-            if not touching(here, e):
+        for row, at, terms in adds:
+            # rules.touching, for a card not placed yet
+            if row == c.row:
+                if abs(at - col) != 1:
+                    continue
+            elif (at - col if row == ROAD else col - at) not in (0, 1):  # road column minus river column
                 continue
             for term in terms:  # added one by one, in the same order as ever
                 score += term
