@@ -16,7 +16,7 @@ import logging
 import secrets
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.background import Background, claim, unclaimed
@@ -186,23 +186,29 @@ class BotDriver:
         owing = candidates & set(view["to_act"])
         if not owing:
             return
-        due = self.now() + self.config.delay
+        now = self.now()
         async with self.db.write() as session:
             for seat in sorted(owing):
-                await session.execute(self._upsert(game_id, seat, mode, view["version"], due))
+                await session.execute(self._upsert(game_id, seat, mode, view["version"], now))
         self._wake.set()
 
     async def schedule_every_bot(self, game_id: str) -> None:
         await self.schedule(game_id, set(await self.bot_seats(game_id)))
 
-    def _upsert(self, game_id: str, seat: int, mode: str, since: int, due: float) -> Any:
+    def _upsert(self, game_id: str, seat: int, mode: str, since: int, now: float) -> Any:
         dialect = sqlite if self.db.is_sqlite else postgresql
-        row = {"game_id": game_id, "seat": seat, "mode": mode, "since": since, "due_at": due,
+        row = {"game_id": game_id, "seat": seat, "mode": mode, "since": since, "due_at": now + self.config.delay,
                "claimed_by": None, "claimed_until": None}
         stmt = dialect.insert(TURNS).values(**row)
+        # A process holding the row is playing the seat's next decision from its current
+        # view, whichever event made the row: its claim stays (freed, another process
+        # would play the same decision too), and its _play drops the row and schedules anew.
+        held = TURNS.c.claimed_until >= now
         return stmt.on_conflict_do_update(
             index_elements=[TURNS.c.game_id, TURNS.c.seat],
-            set_={k: v for k, v in row.items() if k not in ("game_id", "seat", "mode")},
+            set_={"since": since, "due_at": row["due_at"],
+                  "claimed_by": case((held, TURNS.c.claimed_by), else_=None),
+                  "claimed_until": case((held, TURNS.c.claimed_until), else_=None)},
         )
 
     async def resume(self) -> None:
@@ -231,8 +237,8 @@ class BotDriver:
                            self.process, now, self.config.lease)
 
     async def _play(self, row: Any) -> int:
-        """Play the claimed turn from the seat's own view; then drop the row (unless a newer
-        event replaced it) and, if the seat still owes a decision, schedule the next."""
+        """Play the claimed turn from the seat's own view; then drop the row and, if the
+        seat still owes a decision, schedule the next."""
         moved = 0
         seat = Viewer(row.game_id, row.seat)
         level = "strong" if row.mode == "decision" else (await self.bot_seats(row.game_id)).get(row.seat)
@@ -254,10 +260,9 @@ class BotDriver:
                                  row.game_id, row.seat, view["version"], self.process, refusal.message)
         except Exception:
             log.exception("bot of seat %s in game %s could not play", row.seat, row.game_id)
-        async with self.db.write() as session:
+        async with self.db.write() as session:  # still ours, whatever event touched it meanwhile
             await session.execute(delete(TURNS).where(
-                TURNS.c.game_id == row.game_id, TURNS.c.seat == row.seat,
-                TURNS.c.claimed_by == self.process, TURNS.c.since == row.since))
+                TURNS.c.game_id == row.game_id, TURNS.c.seat == row.seat, TURNS.c.claimed_by == self.process))
         if row.mode == "seat":
             await self.schedule(row.game_id, {row.seat})
         elif not moved and level is not None:  # a decision for a player out of time, refused (its view changed): again
