@@ -19,6 +19,7 @@ written (so line ``log_total`` is the newest, numbered from 1).
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -234,6 +235,30 @@ def _common_parts(public: Callable[[], dict[str, Any]], log: GameLog) -> tuple[d
 def lines_written(before: State, after: State) -> list[str]:
     """The log lines one action wrote (every title keeps ``state.log`` as a GameLog)."""
     return after.log.lines_since(before.log.total)
+
+
+class ListedOnce(threading.local):
+    """A title's ``options``, listed by a caller that next applies one of them to that very
+    game object, unchanged in between (a bot lists, picks and applies): the title's
+    ``apply`` then checks the choice against that list (``offered``) instead of listing
+    again, so a decision lists its options once. Taken at most once, per thread."""
+
+    def __init__(self, options: Callable[[Any, Seat], list[Option]]) -> None:
+        self._options = options
+        self._last: tuple[Any, Seat, list[Option]] | None = None
+
+    def listed(self, state: Any, seat: Seat) -> list[Option]:
+        out = self._options(state, seat)
+        self._last = (state, seat, out)
+        return out
+
+    def offered(self, state: Any, seat: Seat) -> Callable[[], list[Option]]:
+        """For ``check_choice``: the list kept for this game object and seat, else a fresh one."""
+        last, self._last = self._last, None
+        if last is not None and last[0] is state and last[1] == seat:
+            kept = last[2]
+            return lambda: kept
+        return lambda: self._options(state, seat)
 
 
 def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],

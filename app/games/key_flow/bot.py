@@ -543,7 +543,7 @@ def strong_choice(g: Game, seat: Seat, rng: Any, offered: list[str]) -> str:
 def step_worth(g: Game, seat: Seat, option_id: str) -> float:
     """The final score after this winter decision, the decisions it leaves resolved as the
     state bot would (keyple tokens left unspent)."""
-    from .rules import clone, do_job, job_options, use_tokens
+    from .rules import clone, do_job, use_tokens
     g = clone(g)
     p = g.players[seat]
     for q in g.players:  # the other seats' decisions are theirs: leave them out
@@ -553,6 +553,12 @@ def step_worth(g: Game, seat: Seat, option_id: str) -> float:
         do_job(g, p, option_id)
     elif option_id != "done":
         use_tokens(g, p, option_id)
+    return _worth_after_jobs(g, p)
+
+
+def _worth_after_jobs(g: Game, p: Player) -> float:
+    """The village's final worth once its pending jobs are done as the state bot does them."""
+    from .rules import do_job, job_options
     while p.jobs:
         _memo.clear()
         offered = [o.id for o in job_options(g, p, p.jobs[0])]
@@ -595,7 +601,7 @@ def uses(g: Game, seat: Seat, cid: str) -> list[str]:
 
 
 def use_worth(g: Game, seat: Seat, cid: str, use: str) -> float:
-    from .rules import choose_step, clone, do_job, job_options
+    from .rules import choose_step, clone
     g = clone(g)
     p = g.players[seat]
     if cid not in p.hand:  # another seat's gain from a card we might pass it
@@ -605,12 +611,7 @@ def use_worth(g: Game, seat: Seat, cid: str, use: str) -> float:
             q.hand, q.chosen, q.jobs = list(p.hand), {"card": cid, "use": "discard"}, []
     p.choosing = cid
     choose_step(g, p, use)
-    while p.jobs:
-        _memo.clear()
-        offered = [o.id for o in job_options(g, p, p.jobs[0])]
-        do_job(g, p, job_choice(g, p, offered, goals(g, p)))
-    _memo.clear()
-    return final_worth(p)
+    return _worth_after_jobs(g, p)
 
 
 _allocations: dict[Any, int] = {}  # (items, winter cards, powers) -> best allocation: a pure function

@@ -50,7 +50,7 @@ from typing import Any, Callable
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
-from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BASIC, CARDS, DEAL, HOMES, K_REMOVED, PASS_LEFT, RESOURCES, RIVER, ROAD,
@@ -858,28 +858,17 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return token_options(g, p) + [Option("done", "Done with keyple tokens", "done")]
 
 
-# The options ``listed`` last handed out, with the game and seat they were listed for.
-_listed: tuple[Game, Seat, list[Option]] | None = None
+# What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
+_LISTED = ListedOnce(lambda g, seat: options(g, seat))
 
 
 def listed(g: Game, seat: Seat) -> list[Option]:
-    """``options``, for a caller that next applies one of them to this very game, unchanged
-    in between (the bot: it lists, picks and applies). ``apply`` then checks the choice
-    against this list instead of listing again, so a decision lists its options once."""
-    global _listed
-    out = options(g, seat)
-    _listed = (g, seat, out)
-    return out
+    """``options``, for a caller that next applies one of them to this very game (the bot)."""
+    return _LISTED.listed(g, seat)
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
-    global _listed
-    memo, _listed = _listed, None  # used once at most
-    if memo is not None and memo[0] is g and memo[1] == seat:
-        offered = memo[2]
-        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: offered, option_id)
-    else:
-        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
     g = clone(g)
     p = g.players[seat]
     if g.phase in (DRAFT, WINTER_K):
