@@ -181,6 +181,25 @@ def tile_name(tile: str) -> str:
     return BUILDINGS[tile].front.name
 
 
+# ``clone`` shares each player's plots and each board's spaces with the game it copies (an
+# action changes one or two of them): a rule takes its own copy before changing one.
+
+def own_plot(p: Player, plot_id: str) -> dict[str, Any]:
+    """The player's plot, this game's own copy (to change)."""
+    old = p.plots[plot_id]
+    plot = {"tiles": list(old["tiles"]), "up": old["up"], "keyples": [dict(k) for k in old["keyples"]]}
+    p.plots = dict(p.plots)
+    p.plots[plot_id] = plot
+    return plot
+
+
+def own_space(board: dict[str, Any], space: str) -> list[dict[str, Any]]:
+    """The keyples on a board's space, this game's own copy (to change)."""
+    spaces = board["spaces"] = dict(board["spaces"])
+    keyples = spaces[space] = [dict(k) for k in spaces[space]]
+    return keyples
+
+
 # --- Goods: the supply, paying and gaining ---
 
 def gain(g: Game, p: Player, good: str, n: int = 1) -> int:
@@ -547,7 +566,7 @@ def play_on_field(g: Game, p: Player, colour: str, board: dict[str, Any], space:
     """Empty field: the others are invited clockwise from the left. A field holding one
     standing keyple: it is laid down and the newcomer gains 2 (3 matched)."""
     take_from_hand(g, p, colour)
-    keyples = board["spaces"][space]
+    keyples = own_space(board, space)
     kind = board_fields(board)[space]
     where = space_name(g, board["id"], space)
     if keyples:
@@ -605,7 +624,7 @@ def choose_invite(g: Game, p: Player, option_id: str) -> None:
         return
     colour = option_id.split(":")[1]
     p.hand.remove(colour)  # joining is not "playing" on one's turn: the start player is not affected
-    board["spaces"][job["space"]].append({"colour": colour, "seat": p.seat, "down": False})
+    own_space(board, job["space"]).append({"colour": colour, "seat": p.seat, "down": False})
     first = board["spaces"][job["space"]][0]["colour"]
     field_colour = FIELD_COLOUR[board_fields(board)[job["space"]]]
     g.log.append(f"{seat_ref(p.seat)} joins with {a_keyple(colour)}.")
@@ -616,7 +635,7 @@ def choose_invite(g: Game, p: Player, option_id: str) -> None:
 def play_on_plot(g: Game, p: Player, colour: str, plot_id: str) -> None:
     """One of the player's own buildings: 1 action, 2 when a keyple standing there is laid down."""
     take_from_hand(g, p, colour)
-    plot = p.plots[plot_id]
+    plot = own_plot(p, plot_id)
     n = 1
     if plot["keyples"]:
         for k in plot["keyples"]:
@@ -670,7 +689,7 @@ def choose_lay(g: Game, p: Player, option_id: str) -> None:
     kind_word, kind, where = option_id.split(":", 2)
     pair = kind_word == "pair"
     if kind == "plot":
-        plot = p.plots[where]
+        plot = own_plot(p, where)
         lying = len(plot["keyples"]) - len(standing(plot["keyples"]))
         for k in plot["keyples"]:
             k["down"] = True
@@ -680,7 +699,7 @@ def choose_lay(g: Game, p: Player, option_id: str) -> None:
         return
     board_id, space = where.split(":")
     board = board_of(g, int(board_id))
-    keyples = board["spaces"][space]
+    keyples = own_space(board, space)
     field_colour = FIELD_COLOUR[board_fields(board)[space]]
     up = standing(keyples)
     bonus = any(matched(k["colour"], field_colour) for k in up)
@@ -879,7 +898,7 @@ def choose_plot(g: Game, p: Player, option_id: str) -> None:
     else:
         g.display[int(ref)] = None
         g.refill.append(int(ref))
-    plot = p.plots[plot_id]
+    plot = own_plot(p, plot_id)
     over = tile_name(plot["tiles"][-1]) if plot["tiles"] else None
     plot["tiles"].append(tile)
     plot["up"] = False
@@ -889,7 +908,7 @@ def choose_plot(g: Game, p: Player, option_id: str) -> None:
 
 
 def choose_upgrade(g: Game, p: Player, option_id: str) -> None:
-    plot = p.plots[option_id.split(":")[1]]
+    plot = own_plot(p, option_id.split(":")[1])
     b = BUILDINGS[plot["tiles"][-1]]
     paid = payment(p.stock, b.back.cost)
     assert paid is not None
@@ -1210,9 +1229,10 @@ def retrieve(g: Game) -> None:
         g.log.append(f"{seat_ref(seat)} takes back their keyper, board {b['id']} and the "
                      f"{plural(len(got), 'keyple')} on it.")
     for p in g.players:
-        for plot in p.plots.values():
-            p.hand += [k["colour"] for k in plot["keyples"]]
-            plot["keyples"] = []
+        for plot_id, plot in list(p.plots.items()):
+            if plot["keyples"]:
+                p.hand += [k["colour"] for k in plot["keyples"]]
+                own_plot(p, plot_id)["keyples"] = []
         p.hand += p.keyp_down + p.keyp
         p.keyp_down, p.keyp = [], []
         p.hand = keyple_sort(p.hand)
@@ -1528,16 +1548,15 @@ def advance(g: Game) -> None:
 
 
 def clone(g: Game) -> Game:
-    """An independent copy, made by hand: each part is copied as deep as it nests (several
-    times faster than the generic copy, and every action makes one)."""
+    """A copy for ``apply`` to change, made by hand (every action makes one). What the rules
+    change in place is copied as deep as it nests; what they only replace is shared: plots
+    and boards' spaces (``own_plot``, ``own_space`` copy one before a change), fairs held
+    and housed animals (replaced whole, never changed)."""
     players = [Player(
-        p.seat, p.colour, list(p.hand), list(p.keyp), list(p.keyp_down), p.keyper, dict(p.stock),
-        {pid: {"tiles": list(pl["tiles"]), "up": pl["up"], "keyples": [dict(k) for k in pl["keyples"]] if pl["keyples"] else []}
-         for pid, pl in p.plots.items()},
-        list(p.home), list(p.held), dict(p.fairs), [dict(f, goods=dict(f["goods"])) for f in p.shown],
-        list(p.winter), p.ship, {pid: dict(a) for pid, a in p.housed.items()}, p.fold) for p in g.players]
-    # most plots and spaces are empty: a plain [] spares building a comprehension for each
-    boards = [dict(b, spaces={k: [dict(x) for x in v] if v else [] for k, v in b["spaces"].items()}) for b in g.boards]
+        p.seat, p.colour, list(p.hand), list(p.keyp), list(p.keyp_down), p.keyper, dict(p.stock), p.plots,
+        list(p.home), list(p.held), dict(p.fairs), list(p.shown), list(p.winter), p.ship, p.housed, p.fold)
+        for p in g.players]
+    boards = [dict(b) for b in g.boards]
     queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
     return Game(players, dict(g.options), g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
                 list(g.bag), list(g.display), list(g.discard), list(g.refill), list(g.boats), list(g.aside),
