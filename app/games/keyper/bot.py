@@ -10,15 +10,16 @@ holds every fair it can, and folds its board to the face with the most useful fi
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Protocol
 
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
-                      SHIP_STEP, STOCK, WHITE, Act, Building, layout)
-from .rules import (FOLD, Game, Player, board_fields, can_build, can_upgrade, board_of,
-                    building_points, building_side, iter_plot_targets, iter_space_targets, listed, matched, new_board, parse_plan, payment, returned_by,
-                    season_name, tiebreak)
+                      SHIP_STEP, STOCK, WHITE, Act, Building, fields_of, layout)
+from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build,
+                    can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan, payment,
+                    returned_by, season_name, tiebreak)
 
 Seat = int
 
@@ -124,7 +125,7 @@ _memo: dict[tuple[int, str], float] = {}  # kind values within one decision (cle
 _goods: dict[tuple[int, str], float] = {}  # a good's value, likewise
 _pens: dict[int, tuple[dict[str, int], int]] = {}  # room for animals and animals held, likewise
 _works: dict[str, float] = {}  # working a plot, likewise
-_spots: dict[tuple[int, str], tuple[str | None, float, float, float]] = {}  # a space's worth, likewise
+_spots: dict[int, "Spots"] = {}  # every space's worth to the seat, likewise
 
 
 def kind_value(g: Game, p: Player, kind: str, board: int | None = None) -> float:
@@ -171,40 +172,98 @@ def work_value(g: Game, p: Player, plot_id: str) -> float:
     return 1.3 * max((act_worth(g, p, side.houses, a) for a in side.acts), default=0.0) + 0.9
 
 
-def target_value(g: Game, p: Player, colour: str, target: str) -> float:
-    kind, where = target.split(":", 1)
-    return place_value(g, p, colour, kind, where)
+Spot = tuple[str | None, float, float, float]  # (field colour, keyples' share, worth, claimed)
 
 
-def place_value(g: Game, p: Player, colour: str, kind: str, where: str) -> float:
-    """A keyple of this colour on a space ("<board>:<space>") or a plot, about in points."""
-    if kind == "plot":
-        plot_id = where.split(":")[-1]  # a target names the seat too: "plot:<seat>:<plot>"
-        if plot_id not in _works:  # the same for every colour: once per decision
-            _works[plot_id] = work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
-        return _works[plot_id]
-    key = (p.seat, where)
-    spot = _spots.get(key)
-    if spot is None:
-        board_id, space = where.split(":")
-        spot = space_spot(g, p, board_of(g, int(board_id)), space, key)
-    field_colour, alone, worth, claimed = spot
-    n = alone + matched(colour, field_colour)
-    return worth * n + claimed - (0.8 if colour == "white" else 0)
+class Spots:
+    """Where the seat's keyples may go on the country boards, weighed once per decision
+    for every colour at once: a space's worth does not depend on the colour, only the
+    colour bonus (and who may join a keyple already there) does."""
+
+    def __init__(self, g: Game, p: Player) -> None:
+        self.by_space: dict[str, Spot] = {}  # "<board>:<space>" -> its spot
+        self.empty: dict[str | None, tuple[float, float]] = {}  # field colour -> best of the empty spaces, unmatched and matched
+        self.joins: list[tuple[str, Spot]] = []  # a space with one standing keyple: its colour, the spot
+        by_space, empty, worths = self.by_space, self.empty, {}
+        for board in g.boards:
+            spaces = board["spaces"]
+            # the board's claim: 0.3 if it is the seat's or nobody's
+            claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+            for key, field, field_colour, where in board_cells(board["id"], board["fold"]):
+                keyples = spaces[key]
+                if keyples:
+                    if len(keyples) == 1 and not keyples[0]["down"]:  # one may join it
+                        spot = by_space[where] = (field_colour, 2, self.worth(g, p, board, field), claimed)
+                        self.joins.append((keyples[0]["colour"], spot))
+                    continue
+                if field == "river" and not board["boat"] and not g.boats:
+                    continue  # no boat to put on it
+                worth = worths.get(field) if field != "river" else None
+                if worth is None:
+                    worth = worths[field] = self.worth(g, p, board, field)
+                by_space[where] = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
+                v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
+                best = empty.get(field_colour)
+                empty[field_colour] = (v0, v1) if best is None else (max(best[0], v0), max(best[1], v1))
+
+    @staticmethod
+    def worth(g: Game, p: Player, board: dict[str, Any], field: str) -> float:
+        """One repetition of the field; a river is worth its own boat, or the best one waiting."""
+        if field == "river" and board["boat"]:
+            return boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
+        return kind_value(g, p, field)
+
+    def value(self, colour: str, where: str) -> float:
+        """A keyple of this colour on the space "<board>:<space>", about in points."""
+        field_colour, alone, worth, claimed = self.by_space[where]
+        return worth * (alone + matched(colour, field_colour)) + claimed - (0.8 if colour == "white" else 0)
+
+    def best(self, colour: str) -> float | None:
+        """The best ``value`` of this colour over the spaces it may enter (None: nowhere);
+        the same sums, so the same number as the best of each space's value."""
+        best = None
+        for field_colour, (v0, v1) in self.empty.items():
+            v = v1 if matched(colour, field_colour) else v0
+            if best is None or v > best:
+                best = v
+        for first, (field_colour, alone, worth, claimed) in self.joins:
+            if may_join(first, field_colour, colour):
+                v = worth * (alone + matched(colour, field_colour)) + claimed
+                if best is None or v > best:
+                    best = v
+        return None if best is None else best - (0.8 if colour == "white" else 0)
 
 
-def space_spot(g: Game, p: Player, board: dict[str, Any], space: str,
-               key: tuple[int, str]) -> tuple[str | None, float, float, float]:
-    """What a space is worth whatever the colour, remembered for the decision under ``key``
-    (the seat and "<board>:<space>")."""
-    field = board_fields(board)[space]
-    claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
-    if field == "river" and board["boat"]:  # this river's own boat, not the best one waiting
-        worth = boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
-    else:
-        worth = kind_value(g, p, field)
-    spot = _spots[key] = (FIELD_COLOUR[field], 2 if board["spaces"][space] else 1.6, worth, claimed)  # 1.6: a join may come
-    return spot
+@functools.cache
+def board_cells(board_id: int, fold: str) -> tuple[tuple[str, str, str | None, str], ...]:
+    """(space, field kind, field colour, "<board>:<space>") of a folded board."""
+    return tuple((key, kind, FIELD_COLOUR[kind], f"{board_id}:{key}") for key, kind in fields_of(board_id, fold).items())
+
+
+def spots(g: Game, p: Player) -> Spots:
+    if p.seat not in _spots:
+        _spots[p.seat] = Spots(g, p)
+    return _spots[p.seat]
+
+
+def plot_value(g: Game, p: Player, plot_id: str) -> float:
+    """A keyple of any colour on one of the seat's buildings, about in points."""
+    if plot_id not in _works:  # the same for every colour: once per decision
+        _works[plot_id] = work_value(g, p, plot_id) * (2 if p.plots[plot_id]["keyples"] else 1)
+    return _works[plot_id]
+
+
+_worked: list[Any] = []  # the game and seat the values above were worked out for
+
+
+def worked_out_for(g: Game, seat: Seat) -> bool:
+    """Do the remembered values hold for this decision? They read the game but not its queue:
+    a keyple just chosen, now to be placed, finds them all (the place step weighs the same
+    spaces the keyple's choice did). The games are compared: any other change forgets them."""
+    if not _worked or _worked[1] != seat or not g.queue or g.queue[0]["do"] != "place":
+        return False
+    last = _worked[0]
+    return last is g or all(v == getattr(last, k) for k, v in vars(g).items() if k != "queue")
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
@@ -215,12 +274,10 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
 def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> str:
     """One of the offered option ids; ``state`` may be the true game or one rebuilt from a
     seat's view (``choose_from_view``): the bot reads only what the seat may see."""
-    _memo.clear()
-    _needs.clear()
-    _spots.clear()
-    _works.clear()
-    _goods.clear()
-    _pens.clear()
+    if not worked_out_for(state, seat):
+        for memo in (_memo, _needs, _spots, _works, _goods, _pens):
+            memo.clear()
+    _worked[:] = [state, seat]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
@@ -277,22 +334,10 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
 
 
 def best_place_value(g: Game, p: Player, colour: str) -> float:
-    """The best of ``place_value`` over where this colour may go (0 if nowhere), the same
-    sums written out: the state bot weighs every colour on every space each turn."""
-    white = 0.8 if colour == "white" else 0
-    best = None
-    seat = p.seat
-    for board, space, where in iter_space_targets(g, colour):
-        key = (seat, where)
-        spot = _spots.get(key)
-        if spot is None:
-            spot = space_spot(g, p, board, space, key)
-        field_colour, alone, worth, claimed = spot
-        value = worth * (alone + matched(colour, field_colour)) + claimed - white
-        if best is None or value > best:
-            best = value
+    """The best value of a keyple of this colour over where it may go (0 if nowhere)."""
+    best = spots(g, p).best(colour)
     for plot_id in iter_plot_targets(p, colour):
-        value = place_value(g, p, colour, "plot", plot_id)
+        value = plot_value(g, p, plot_id)
         if best is None or value > best:
             best = value
     return 0.0 if best is None else best
@@ -306,13 +351,14 @@ def place_choice(g: Game, p: Player, offered: list[str]) -> str:
             goods = BOATS[o.split(":")[1]].faces[season_name(g)]
             return boat_face_worth(g, p, goods) + 0.1 * sum(good_value(g, p, x) for x in goods)
         return max(boats, key=boat_worth)
-    spots = [o for o in offered if o != "cancel"]
+    targets = [o for o in offered if o != "cancel"]
     colour = job["colour"]
+    weighed = spots(g, p)
 
     def worth(o: str) -> float:
         kind, where = o.split(":", 1)
-        return target_value(g, p, colour, f"plot:{where}" if kind == "plot" else f"space:{where}")
-    return max(spots, key=worth)
+        return plot_value(g, p, where) if kind == "plot" else weighed.value(colour, where)
+    return max(targets, key=worth)
 
 
 def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:

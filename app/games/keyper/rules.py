@@ -509,17 +509,14 @@ def choose_keyple(g: Game, p: Player, option_id: str) -> None:
 def place_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
     colour = job["colour"]
-    out = []
     if job.get("river"):
-        board_id = job["river"]
         return [Option(f"boat:{b}", f"Put the {BOATS[b].name} on the river ({', '.join(BOATS[b].faces[season_name(g)])})",
                        "boat", f"boat:{b}") for b in g.boats] + [cancel_option()]
-    for kind, where in place_targets(g, p, colour):
-        if kind == "plot":
-            out.append(Option(f"plot:{where}", f"Work your {tile_name(p.plots[where]['tiles'][-1])}", "place",
-                              f"plot:{p.seat}:{where}"))
-        else:
-            out.append(space_option(where, board_of(g, int(where.split(":")[0]))["fold"]))
+    # the targets of ``place_targets``, in its order, with each space's board at hand
+    out = [space_option(where, board["fold"]) for board, _, where in iter_space_targets(g, colour)]
+    for plot_id in iter_plot_targets(p, colour):
+        out.append(Option(f"plot:{plot_id}", f"Work your {tile_name(p.plots[plot_id]['tiles'][-1])}", "place",
+                          f"plot:{p.seat}:{plot_id}"))
     return out + [cancel_option()]
 
 
