@@ -547,41 +547,86 @@ def any_fits(p: Player, cards: list[str]) -> bool:
     return any(memo.fit(card) is not None for card in cards)
 
 
-def town_squares(p: Player) -> tuple[str | None, ...]:
-    """What each square of the town can match in a layout, in reading order: its own cube,
-    WILD for a Trading Post from an earlier round, else None."""
-    squares = [s.resource if s.building is None else WILD if s.building == "trading_post" else None
-               for row in p.town.squares for s in row]
+# What each square can match in a layout, as one number: a byte per square in reading
+# order, holding one bit per resource for the square's own cube, all five and WILD_BIT for
+# a wild square (a Trading Post from an earlier round), nothing otherwise. "Does this
+# layout fit" is asked thousands of times a game; on the number it is two bit operations
+# (``_first_fit``) instead of a walk over the layout's squares.
+RESOURCE_BITS = {r: 1 << n for n, r in enumerate(RESOURCES)}
+WILD_BIT = 1 << len(RESOURCES)
+WILD_BITS = WILD_BIT | (WILD_BIT - 1)  # a wild square matches every resource
+SQUARE_BITS = 0xFF
+WILD = "*"  # the match value of a wild square, for ``match_code``
+
+
+def square_shift(index: int) -> int:
+    """Where a square's byte starts in a match code (``index`` in reading order)."""
+    return 8 * index
+
+
+_CUBE_CODES = tuple({r: bit << square_shift(n) for r, bit in RESOURCE_BITS.items()} for n in range(SIZE * SIZE))
+
+
+def town_code(p: Player) -> int:
+    """The match code of the player's town now: a cube matches its resource (never one
+    stored on a building), a Trading Post is wild from the round after it was built."""
+    code, n = 0, 0
+    for row in p.town.squares:
+        for square in row:
+            if square.building is None:
+                if square.resource is not None:
+                    code |= _CUBE_CODES[n][square.resource]
+            elif square.building == "trading_post":
+                code |= WILD_BITS << square_shift(n)
+            n += 1
     for r, c in p.fresh:  # a Trading Post built this round is not wild yet
-        if squares[r * SIZE + c] == WILD:
-            squares[r * SIZE + c] = None
-    return tuple(squares)
+        shift = square_shift(r * SIZE + c)
+        if code >> shift & WILD_BIT:
+            code &= ~(SQUARE_BITS << shift)
+    return code
 
 
-WILD = "*"  # a square that matches any resource (a Trading Post from an earlier round)
+def match_code(values: Any) -> int:
+    """The match code of squares given by match value (a resource, WILD or None), in
+    reading order: tests describe towns this way."""
+    code = 0
+    for n, value in enumerate(values):
+        if value is not None:
+            code |= (WILD_BITS if value == WILD else RESOURCE_BITS[value]) << square_shift(n)
+    return code
+
+
+def squares_in(code: int) -> list[int]:
+    """The squares (reading-order indices) whose byte in ``code`` is not zero."""
+    found = []
+    while code:
+        n = ((code & -code).bit_length() - 1) // 8  # the lowest square with a bit set
+        found.append(n)
+        code &= ~(SQUARE_BITS << square_shift(n))
+    return found
 
 
 def fit_memo(p: Player) -> "FitMemo":
     """The town's memo, brought up to date with the town as it stands now."""
-    squares = town_squares(p)
+    code = town_code(p)
     memo = p.town.fit_memo
-    if memo is None or memo.squares != squares:
+    if memo is None or memo.code != code:
         # Towns early in a game look alike across games (the server holds many), so a
         # memo made for the same squares elsewhere is taken before moving this one.
-        known = _MEMOS.get(squares)
+        known = _MEMOS.get(code)
         if known is not None:
             memo = known
         else:
-            memo = FitMemo(squares, {}) if memo is None else memo.moved_to(squares)
+            memo = FitMemo(code, {}) if memo is None else memo.moved_to(code)
             if len(_MEMOS) >= MEMOS_KEPT:
                 _MEMOS.pop(next(iter(_MEMOS), None), None)  # the oldest (never fails, even between threads)
-            _MEMOS[squares] = memo
+            _MEMOS[code] = memo
         p.town.fit_memo = memo
     return memo
 
 
 MEMOS_KEPT = 8192
-_MEMOS: dict[tuple[str | None, ...], "FitMemo"] = {}
+_MEMOS: dict[int, "FitMemo"] = {}
 
 
 class FitMemo:
@@ -590,72 +635,63 @@ class FitMemo:
     "Can anything be built" is asked for every seat after every placement and every
     building, for up to 7 buildings and 15 monuments each, and a town changes by one cube
     or one construction at a time. Whether a layout fits depends only on its own squares'
-    match values (``town_squares``). So after a change, a layout that did not fit can fit
+    match values (``town_code``). So after a change, a layout that did not fit can fit
     now only if it covers a changed square that holds something now, and a layout that
     fitted still does if none of its squares changed. The memo keeps, per card asked
-    about, one fitting layout (or None) for the squares it was made for; ``moved_to``
-    re-searches only what those two facts leave open. It compares whole square tuples,
+    about, one fitting layout (or None) for the match code it was made for; ``moved_to``
+    re-searches only what those two facts leave open. It compares whole match codes,
     so however the town changed (placements, constructions, a Trading Post turning wild,
     a town swapped in by a test) the answer is the one a full search gives. A memo
-    answers for its squares only, so one memo may serve every town showing those squares
+    answers for its match code only, so one memo may serve every town showing it
     (``fit_memo``).
     """
 
-    __slots__ = ("squares", "found")
+    __slots__ = ("code", "found")
 
-    def __init__(self, squares: tuple[str | None, ...], found: dict[str, int | None]) -> None:
-        self.squares = squares
-        self.found = found  # card -> index of one fitting layout in _indexed_layouts, or None
+    def __init__(self, code: int, found: dict[str, int | None]) -> None:
+        self.code = code
+        self.found = found  # card -> index of one fitting layout in _layout_needs, or None
 
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
         try:
             return self.found[card_id]
         except KeyError:
-            n = self.found[card_id] = _first_fit(self.squares, card_id, _all_layouts(card_id))
+            n = self.found[card_id] = _first_fit(self.code, card_id, _all_layouts(card_id))
             return n
 
-    def moved_to(self, squares: tuple[str | None, ...]) -> "FitMemo":
-        """The memo for the town now showing ``squares``."""
-        old = self.squares
-        if squares == old:
+    def moved_to(self, code: int) -> "FitMemo":
+        """The memo for the town now showing ``code``."""
+        touched = code ^ self.code
+        if not touched:
             return self
-        changed = [i for i in range(SIZE * SIZE) if squares[i] != old[i]]
-        touched = sum(1 << i for i in changed)
-        gained = [i for i in changed if squares[i] is not None]
-        wanting = _wanting_at(gained[0], squares[gained[0]]) if len(gained) == 1 else None
+        gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
+        wanting = _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS) if len(gained) == 1 else None
         found: dict[str, int | None] = {}
         for card, n in self.found.items():
             if n is not None:
-                if not _layout_masks(card)[n] & touched or _first_fit(squares, card, (n,)) is not None:
+                if not _layout_covers(card)[n] & touched or _first_fit(code, card, (n,)) is not None:
                     found[card] = n
                 else:
-                    found[card] = _first_fit(squares, card, _all_layouts(card))
+                    found[card] = _first_fit(code, card, _all_layouts(card))
             elif wanting is not None:
                 candidates = wanting[card]
-                found[card] = _first_fit(squares, card, candidates) if candidates else None
+                found[card] = _first_fit(code, card, candidates) if candidates else None
             elif gained:
-                found[card] = _first_fit(squares, card, _layouts_through(card, tuple(gained)))
+                found[card] = _first_fit(code, card, _layouts_through(card, tuple(gained)))
             else:
                 found[card] = None
-        return FitMemo(squares, found)
+        return FitMemo(code, found)
 
 
-def _first_fit(squares: tuple[str | None, ...], card_id: str, candidates: Any) -> int | None:
-    """The first of the candidate layouts (indices) that fits the squares: every square
-    holds the layout's resource or is wild, and at least one holds a real cube."""
-    layouts_here = _indexed_layouts(card_id)
+def _first_fit(code: int, card_id: str, candidates: Any) -> int | None:
+    """The first of the candidate layouts (indices) that fits the match code: every square
+    holds the layout's resource or is wild, and not all of them are wild."""
+    needs = _layout_needs(card_id)
     for n in candidates:
-        cubes = 0
-        for index, resource in layouts_here[n]:
-            match = squares[index]
-            if match == resource:
-                cubes += 1
-            elif match != WILD:
-                break
-        else:
-            if cubes:
-                return n
+        need, all_wild = needs[n]
+        if code & need == need and code & all_wild != all_wild:
+            return n
     return None
 
 
@@ -667,37 +703,45 @@ def _indexed_layouts(card_id: str) -> tuple[tuple[tuple[int, str], ...], ...]:
 
 
 @lru_cache(maxsize=None)
+def _layout_needs(card_id: str) -> tuple[tuple[int, int], ...]:
+    """Per layout, the match bits it needs and the WILD_BITs of all its squares."""
+    return tuple((sum(RESOURCE_BITS[resource] << square_shift(n) for n, resource in layout),
+                  sum(WILD_BIT << square_shift(n) for n, _ in layout))
+                 for layout in _indexed_layouts(card_id))
+
+
+@lru_cache(maxsize=None)
 def _all_layouts(card_id: str) -> range:
     return range(len(_indexed_layouts(card_id)))
 
 
 @lru_cache(maxsize=None)
-def _layout_masks(card_id: str) -> tuple[int, ...]:
-    """Each layout's squares as a bit mask of reading-order indices."""
-    return tuple(sum(1 << index for index, _ in layout) for layout in _indexed_layouts(card_id))
+def _layout_covers(card_id: str) -> tuple[int, ...]:
+    """Each layout's squares as a match-code mask (all bits of its squares' bytes)."""
+    return tuple(sum(SQUARE_BITS << square_shift(n) for n, _ in layout) for layout in _indexed_layouts(card_id))
 
 
 @lru_cache(maxsize=None)
-def _wanting_at(square: int, match: str) -> dict[str, tuple[int, ...]]:
+def _wanting_at(square: int, match: int) -> dict[str, tuple[int, ...]]:
     """``_layouts_wanting`` for every card at once."""
     return {card: _layouts_wanting(card, square, match) for card in ALL_CARDS}
 
 
 @lru_cache(maxsize=None)
-def _layouts_wanting(card_id: str, square: int, match: str) -> tuple[int, ...]:
-    """The layouts covering the square that a square holding ``match`` can be part of:
-    those wanting that resource there (any of them for a wild square). A placement
-    changes one square."""
-    layouts_here = _indexed_layouts(card_id)
+def _layouts_wanting(card_id: str, square: int, match: int) -> tuple[int, ...]:
+    """The layouts covering the square that a square holding ``match`` (its byte of a
+    match code) can be part of: those wanting that resource there (any of them for a
+    wild square). A placement changes one square."""
     return tuple(n for n in _layouts_through(card_id, (square,))
-                 if match == WILD or (square, match) in layouts_here[n])
+                 if any(index == square and RESOURCE_BITS[resource] & match
+                        for index, resource in _indexed_layouts(card_id)[n]))
 
 
 @lru_cache(maxsize=4096)
 def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[int, ...]:
     """The layouts (indices, in order) covering at least one of the given squares."""
-    wanted = sum(1 << i for i in squares)
-    return tuple(n for n, mask in enumerate(_layout_masks(card_id)) if mask & wanted)
+    wanted = sum(SQUARE_BITS << square_shift(i) for i in squares)
+    return tuple(n for n, cover in enumerate(_layout_covers(card_id)) if cover & wanted)
 
 
 def monuments_they_might_hold(g: Game, p: Player) -> list[str]:

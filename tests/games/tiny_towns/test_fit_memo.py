@@ -14,7 +14,7 @@ from app.games.playout import random_playout
 from app.games.protocol import IllegalAction
 from app.games.tiny_towns import rules
 from app.games.tiny_towns.content import ALL_CARDS, MONUMENTS, RESOURCES
-from app.games.tiny_towns.rules import WILD, FitMemo, buildable, layouts
+from app.games.tiny_towns.rules import WILD, FitMemo, buildable, layouts, match_code
 from app.games.tiny_towns.town import SIZE, iter_cells
 
 from .support import EMPTY, with_towns
@@ -43,7 +43,7 @@ def test_a_moved_memo_answers_as_a_fresh_search(seed):
     fits = moved = 0
     for _ in range(150):
         before = random_squares(rng, rng.random())
-        memo = FitMemo(before, {})
+        memo = FitMemo(match_code(before), {})
         asked = rng.sample(CARDS, rng.randrange(1, len(CARDS) + 1))
         for card in asked:
             assert (memo.fit(card) is not None) == searched(before, card), (before, card)
@@ -51,8 +51,8 @@ def test_a_moved_memo_answers_as_a_fresh_search(seed):
         for i in rng.sample(range(SIZE * SIZE), rng.choice((1, 1, 1, 2, 3, 6))):
             after[i] = rng.choice(VALUES)
         after = tuple(after)
-        memo = memo.moved_to(after)
-        assert memo.squares == after
+        memo = memo.moved_to(match_code(after))
+        assert memo.code == match_code(after)
         for card in CARDS:  # cards asked before (moved) and never asked (searched now)
             expected = searched(after, card)
             assert (memo.fit(card) is not None) == expected, (before, after, card)
@@ -83,7 +83,7 @@ def test_buildable_and_monument_fits_agree_with_a_fresh_search_through_random_ga
                             else s.resource if s.building is None
                             else WILD if s.building == "trading_post" and cell not in fresh else None
                             for cell in iter_cells())
-            assert rules.town_squares(p) == squares
+            assert rules.town_code(p) == match_code(squares)
             for card in MONUMENTS:
                 assert rules.any_fits(p, [card]) == searched(squares, card)
             checked += 1
