@@ -132,6 +132,8 @@ class Player:
     done: bool = True  # nothing more to do in this construction step
     fresh: list[list[int]] = field(default_factory=list)  # squares built on this round
     built_types: list[str] = field(default_factory=list)  # constructed this round (Watch)
+    # In more than one game (``share_players``): a change goes to an own copy. Never saved.
+    shared: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass
@@ -304,6 +306,7 @@ def start_round(g: Game) -> None:
     g.round += 1
     g.resource = None
     g.source = None
+    own_players(g)
     for p in g.players:
         p.placing = p.pending = p.construction = None
         p.effects = []
@@ -345,6 +348,7 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     """Everyone still playing places the resource at once; a player with no empty square
     does not place. ``placers`` limits who takes part (Town Hall free rounds)."""
     g.phase = PLACE
+    own_players(g)
     for p in remaining(g):
         if p.town.empty_cells() and (placers is None or p.seat in placers):
             p.placing = {"resource": g.resource, "switch": None, "take": None}
@@ -459,6 +463,7 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
 def reveal_placements(g: Game) -> None:
     """Everyone has chosen: all placements happen and are shown at once."""
     parts = []
+    own_players(g)
     for p in g.players:
         if p.pending:
             parts.append(f"{player_name(p.seat)} {put_down(g, p, p.pending)}")
@@ -519,6 +524,7 @@ def take_from_warehouse(town: Town, resource: Resource) -> None:
 def begin_construction(g: Game) -> None:
     """Everyone who can construct may, at once; who cannot is not asked."""
     g.phase = BUILD
+    own_players(g)
     for p in remaining(g):
         p.construction = None
         p.effects = []
@@ -1080,6 +1086,7 @@ def guild_step(g: Game, p: Player, effect: dict[str, Any], option_id: str) -> No
 
 def end_construction(g: Game) -> None:
     """Everyone has built: Opaleye's Watch owners take the types their neighbours built."""
+    own_players(g)
     for p in remaining(g):
         if not has_settled(g, p, "opaleyes_watch"):
             continue
@@ -1114,6 +1121,7 @@ def complete_towns(g: Game) -> None:
 def finish_round(g: Game) -> None:
     if g.source == "card":
         g.discard.append(g.resource)  # type: ignore[arg-type]
+    own_players(g)
     for p in g.players:
         p.fresh, p.built_types, p.done = [], [], True
     complete_towns(g)
@@ -1283,8 +1291,8 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
-    g = clone(g)
-    ACTIONS[g.phase](g, g.players[seat], option_id)
+    g = share_players(g)
+    ACTIONS[g.phase](g, own_player(g, seat), option_id)
     return g
 
 
@@ -1301,7 +1309,7 @@ def dump(g: Game) -> dict[str, Any]:
 
 
 def dump_player(p: Player) -> dict[str, Any]:
-    raw = {k: v for k, v in vars(p).items() if k != "town"}
+    raw = {k: v for k, v in vars(p).items() if k not in ("town", "shared")}
     raw.update(own_parts(p))
     raw["town"] = p.town.to_json()
     return raw
@@ -1315,24 +1323,52 @@ def load(raw: dict[str, Any]) -> Game:
 
 
 def clone(g: Game) -> Game:
-    """An independent copy, for ``apply`` to change: every list and dict a choice may
-    change is copied, immutable values are shared (``test_clone_shares_nothing_mutable``)."""
+    """An independent copy: every list and dict a choice may change is copied, immutable
+    values are shared (``test_clone_shares_nothing_mutable``)."""
+    copy = share_players(g)
+    own_players(copy)
+    return copy
+
+
+def share_players(g: Game) -> Game:
+    """A copy for ``apply`` to change, whose players stay those of ``g`` until the rules
+    take their own (``own_player``, ``own_players``): most actions change one player, and
+    copying all six cost a third of a playout."""
     copy = Game.__new__(Game)
     copy.__dict__.update(vars(g))
-    copy.players = [clone_player(p) for p in g.players]
+    for p in g.players:
+        p.shared = True
+    copy.players = g.players[:]
     copy.options = dict(g.options)
     copy.cards, copy.deck, copy.discard, copy.revealed = g.cards[:], g.deck[:], g.discard[:], g.revealed[:]
     copy.log = GameLog(g.log.recent, g.log.total)
     return copy
 
 
+def own_player(g: Game, seat: Seat) -> Player:
+    """The seat's player, to change: this game's own copy if it shares it with another."""
+    p = g.players[seat]
+    if p.shared:
+        p = g.players[seat] = clone_player(p)
+    return p
+
+
+def own_players(g: Game) -> None:
+    """Every player of the game its own, before a step that changes them all (a player
+    already owned stays the same object, so callers' references stay valid)."""
+    for p in g.players:
+        if p.shared:
+            own_player(g, p.seat)
+
+
 def clone_player(p: Player) -> Player:
-    # By hand, field by field: every action copies every player, and the generic
-    # ``plain`` walk over each field was a third of a playout.
+    # By hand, field by field: the generic ``plain`` walk over each field was a third of
+    # a playout.
     q = Player.__new__(Player)
     q.__dict__.update(vars(p))
     q.__dict__.update(own_parts(p))
     q.town = p.town.copy()
+    q.shared = False
     return q
 
 

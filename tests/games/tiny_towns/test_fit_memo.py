@@ -175,3 +175,31 @@ def test_options_listed_by_the_bot_are_reused_only_for_that_game_and_seat_and_on
     g.players[1].town[(0, 0)].resource = "brick"
     with pytest.raises(IllegalAction):  # the list was used up by the first apply
         tt.apply(g, 1, "place:0,0")
+
+
+@pytest.mark.parametrize("players, options, seed", [
+    (1, {"monuments": True, "cavern": True}, 2),
+    (2, {"monuments": True, "cavern": True}, 10),
+    (3, {"monuments": True, "town_hall": True}, 12),
+    (4, {"monuments": True}, 3),
+    (5, {"monuments": True, "cavern": True}, 5),
+    (6, {"monuments": True, "town_hall": True}, 6),
+    (6, {"monuments": False, "buildings": "first_game"}, 7),
+])
+def test_apply_never_changes_the_game_it_was_given(players, options, seed):
+    """``apply`` shares the players it does not change with the game it was given
+    (``rules.share_players``): every step of random games leaves that game as it was,
+    and the copy of a player a step changes shares nothing mutable with the original."""
+    playout = random_playout("tiny-towns", players, seed, options)
+    g = tt.setup(playout.players, playout.options, seed)
+    for seat, option in playout.actions:
+        before = tt.dump(g)
+        after = tt.apply(g, seat, option)
+        assert tt.dump(g) == before, (seat, option)
+        originals = {id(v) for p in g.players for _, v in mutable_parts(p)}
+        for p in after.players:
+            if not any(p is q for q in g.players):
+                p.town[(0, 0)]  # take its own squares, as any change does
+                assert [path for path, v in mutable_parts(p, "p") if id(v) in originals] == [], (seat, option)
+        g = after
+    assert tt.result(g) is not None
