@@ -540,8 +540,10 @@ def can_construct(g: Game, p: Player) -> bool:
     hold (any not yet built by anyone) fits. Asking only when the kept monument fits would
     tell the table which monument it is.
     """
-    return (bool(buildable(g, p)) or bool(p.cavern and p.town.empty_cells())
-            or any_fits(p, monuments_they_might_hold(g, p)))
+    memo = fit_memo(p)
+    return (any(memo.fit(card) is not None for card in own_targets(g, p))
+            or bool(p.cavern and p.town.empty_cells())
+            or any(memo.fit(card) is not None for card in monuments_they_might_hold(g, p)))
 
 
 def any_fits(p: Player, cards: list[str]) -> bool:
@@ -671,22 +673,19 @@ class FitMemo:
         touched = code ^ self.code
         if not touched:
             return self
+        found = dict(self.found)
+        for card, n in self.found.items():  # a fitting layout that lost a square: search again
+            if n is not None and _layout_covers(card)[n] & touched and _first_fit(code, card, (n,)) is None:
+                found[card] = _first_fit(code, card, _all_layouts(card))
         gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
-        wanting = _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS) if len(gained) == 1 else None
-        found: dict[str, int | None] = {}
-        for card, n in self.found.items():
-            if n is not None:
-                if not _layout_covers(card)[n] & touched or _first_fit(code, card, (n,)) is not None:
-                    found[card] = n
-                else:
-                    found[card] = _first_fit(code, card, _all_layouts(card))
-            elif wanting is not None:
-                candidates = wanting[card]
-                found[card] = _first_fit(code, card, candidates) if candidates else None
-            elif gained:
-                found[card] = _first_fit(code, card, _layouts_through(card, tuple(gained)))
-            else:
-                found[card] = None
+        if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
+            for card, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
+                if card in found and found[card] is None:
+                    found[card] = _first_fit(code, card, candidates)
+        elif gained:
+            for card, n in found.items():
+                if n is None:
+                    found[card] = _first_fit(code, card, _layouts_through(card, tuple(gained)))
         return FitMemo(code, found)
 
 
@@ -728,9 +727,9 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _wanting_at(square: int, match: int) -> dict[str, tuple[int, ...]]:
-    """``_layouts_wanting`` for every card at once."""
-    return {card: _layouts_wanting(card, square, match) for card in ALL_CARDS}
+def _wanting_at(square: int, match: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """``_layouts_wanting`` for every card that has some."""
+    return tuple((card, wanting) for card in ALL_CARDS if (wanting := _layouts_wanting(card, square, match)))
 
 
 @lru_cache(maxsize=None)
@@ -760,13 +759,17 @@ def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
     return [m for m in MONUMENTS if m not in ruled_out]
 
 
+def own_targets(g: Game, p: Player) -> list[str]:
+    """The cards this player may build: the game's buildings and their own unbuilt monument."""
+    if p.monument and p.monument_round is None:
+        return [*g.cards, p.monument]
+    return g.cards
+
+
 def buildable(g: Game, p: Player) -> list[str]:
     """Cards this player has a full layout for now (their own unbuilt monument too)."""
-    cards = list(g.cards)
-    if p.monument and p.monument_round is None:
-        cards.append(p.monument)
     memo = fit_memo(p)
-    return [c for c in cards if memo.fit(c) is not None]
+    return [c for c in own_targets(g, p) if memo.fit(c) is not None]
 
 
 def construction_options(g: Game, p: Player) -> list[Option]:
