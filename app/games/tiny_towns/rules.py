@@ -67,6 +67,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
@@ -384,19 +385,16 @@ def placement_options(g: Game, p: Player) -> list[Option]:
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    empty = 0
-    for n, square in enumerate(s for row in p.town.squares for s in row):
-        if square.resource is None and square.building is None:
-            empty |= 1 << n
-    return list(_place_options(empty, label))
+    return [option for option, square in zip(_place_option_per_square(label), chain.from_iterable(p.town.squares))
+            if square.resource is None and square.building is None]
 
 
-@lru_cache(maxsize=4096)
-def _place_options(empty: int, label: str) -> tuple[Option, ...]:
-    # Options are frozen: the same squares (a bit mask, reading order) and words give the
-    # same list, asked for by every placing seat and by the bot.
+@lru_cache(maxsize=256)
+def _place_option_per_square(label: str) -> tuple[Option, ...]:
+    # Options are frozen: one per square (reading order) and wording, made once and
+    # offered to every placing seat.
     return tuple(Option(f"place:{cell_id(c)}", label.format(cell_name(c)), "place", f"cell:{cell_id(c)}")
-                 for n, c in enumerate(iter_cells()) if empty >> n & 1)
+                 for c in iter_cells())
 
 
 def cancel_option() -> Option:
@@ -737,9 +735,8 @@ def _layouts_wanting(card_id: str, square: int, match: int) -> tuple[int, ...]:
     """The layouts covering the square that a square holding ``match`` (its byte of a
     match code) can be part of: those wanting that resource there (any of them for a
     wild square). A placement changes one square."""
-    return tuple(n for n in _layouts_through(card_id, (square,))
-                 if any(index == square and RESOURCE_BITS[resource] & match
-                        for index, resource in _indexed_layouts(card_id)[n]))
+    needs, here = _layout_needs(card_id), match << square_shift(square)
+    return tuple(n for n in _layouts_through(card_id, (square,)) if needs[n][0] & here)
 
 
 @lru_cache(maxsize=4096)

@@ -15,6 +15,7 @@ from .content import ALL_CARDS, Resource
 
 SIZE = 4
 Cell = tuple[int, int]  # (row, column), 0-based, row 0 at the top
+ALL_SQUARES = (1 << SIZE * SIZE) - 1  # one bit per square, reading order
 
 CORNERS: frozenset[Cell] = frozenset({(0, 0), (0, 3), (3, 0), (3, 3)})
 CENTRE: frozenset[Cell] = frozenset({(1, 1), (1, 2), (2, 1), (2, 2)})
@@ -58,8 +59,8 @@ class Square:
 
 @dataclass
 class Town:
-    """The squares of a town. ``copy`` shares the squares until one side changes them:
-    every action copies every town, and most actions change one town or none."""
+    """The squares of a town. ``copy`` shares the squares until one side changes them,
+    square by square: a copied town most often changes in one square or none."""
 
     squares: list[list[Square]] = field(
         default_factory=lambda: [[Square() for _ in range(SIZE)] for _ in range(SIZE)]
@@ -67,14 +68,21 @@ class Town:
     # The rules' memo of which cards fit (``rules.FitMemo``): derived, never saved or
     # compared; it checks itself against the squares each time it is asked.
     fit_memo: Any = field(default=None, compare=False, repr=False)
-    shared: bool = field(default=False, compare=False, repr=False)  # squares shared with a copy
+    # The squares this town has its own (bit n: square n in reading order); the others
+    # may be shared with copies. With none of its own, the rows are shared too.
+    owned: int = field(default=ALL_SQUARES, compare=False, repr=False)
 
     def __getitem__(self, cell: Cell) -> Square:
-        """The square, to read or change: a town sharing its squares takes its own first."""
-        if self.shared:
-            self.squares = [[Square(s.resource, s.building, s.stored[:]) for s in row] for row in self.squares]
-            self.shared = False
-        return self.squares[cell[0]][cell[1]]
+        """The square, to read or change: a square shared with a copy is copied first."""
+        r, c = cell
+        bit = 1 << (r * SIZE + c)
+        if not self.owned & bit:
+            if not self.owned:
+                self.squares = [row[:] for row in self.squares]
+            s = self.squares[r][c]
+            self.squares[r][c] = Square(s.resource, s.building, s.stored[:])
+            self.owned |= bit
+        return self.squares[r][c]
 
     def at(self, cell: Cell) -> Square:
         """The square, for reading only (never changed through this: it may be shared)."""
@@ -104,9 +112,13 @@ class Town:
 
     def copy(self) -> "Town":
         """An independent copy. The squares are copied lazily: both towns share them
-        until either is indexed (``town[cell]``), which gives that one its own."""
-        self.shared = True
-        return Town(self.squares, self.fit_memo, True)
+        until either indexes one (``town[cell]``), which gives that town its own."""
+        self.share()
+        return Town(self.squares, self.fit_memo, 0)
+
+    def share(self) -> None:
+        """Let others keep these squares: from now on, any change copies first."""
+        self.owned = 0
 
     # --- JSON ---
     def to_json(self) -> list[list[Any]]:

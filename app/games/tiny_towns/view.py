@@ -137,8 +137,8 @@ _TOWNS: dict[int, Drawn] = {}
 def drawn_town(town: Town) -> Drawn:
     """The town as views show it, remembered per squares object. A town's squares are
     marked shared first, as ``Town.copy`` does: any later change (``town[cell]``) then
-    takes the town its own squares, so remembered squares never change under the memo."""
-    town.shared = True
+    takes the town its own rows and square, so remembered squares never change under the memo."""
+    town.share()
     drawn = _TOWNS.get(id(town.squares))
     if drawn is None or drawn.squares is not town.squares:
         drawn = Drawn(town)

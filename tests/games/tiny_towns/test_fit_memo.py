@@ -118,6 +118,12 @@ def mutable_parts(value, path="g"):
                 yield from mutable_parts(v, f"{path}.{k}")
 
 
+def take_every_square(town):
+    """Index every square, as changing it does: the town takes its own copy of each."""
+    for cell in iter_cells():
+        town[cell]
+
+
 def test_clone_shares_nothing_mutable():
     playout = random_playout("tiny-towns", 3, 7, {"monuments": True, "cavern": True})
     state, g = playout.state, tt.setup(3, playout.options, 7)
@@ -126,7 +132,7 @@ def test_clone_shares_nothing_mutable():
     for game in (g, state):
         copy = rules.clone(game)
         for p in copy.players:
-            p.town[(0, 0)]  # take its own squares, as any change does
+            take_every_square(p.town)
         originals = {id(v): path for path, v in mutable_parts(game)}
         shared = [(path, originals[id(v)]) for path, v in mutable_parts(copy)
                   if id(v) in originals and not isinstance(v, (str, int))]
@@ -144,6 +150,28 @@ def test_a_town_copy_and_its_original_change_apart():
     town[(2, 2)].resource = "stone"
     assert copy.at((2, 2)).resource is None
     assert copy.at((0, 0)).resource == "brick"
+
+
+def test_town_copies_share_squares_until_either_changes_one():
+    """Random changes to a town and its copies (copies of copies too) land in that town
+    only, whichever squares the others have taken their own copies of."""
+    rng = random.Random(5)
+    towns = [tt.setup(1, {"monuments": False}, 1).players[0].town]
+    expected = [towns[0].to_json()]
+    for _ in range(3000):
+        k = rng.randrange(len(towns))
+        if rng.random() < 0.15 and len(towns) < 12:
+            towns.append(towns[k].copy())
+            expected.append(towns[k].to_json())
+            continue
+        cell = (rng.randrange(SIZE), rng.randrange(SIZE))
+        square = towns[k][cell]
+        if rng.random() < 0.3:
+            square.stored.append(rng.choice(RESOURCES))
+        else:
+            square.resource = rng.choice((None, *RESOURCES))
+        expected[k] = towns[k].to_json()
+        assert [t.to_json() for t in towns] == expected
 
 
 def test_dump_shares_nothing_mutable_with_the_state():
@@ -199,7 +227,7 @@ def test_apply_never_changes_the_game_it_was_given(players, options, seed):
         originals = {id(v) for p in g.players for _, v in mutable_parts(p)}
         for p in after.players:
             if not any(p is q for q in g.players):
-                p.town[(0, 0)]  # take its own squares, as any change does
+                take_every_square(p.town)
                 assert [path for path, v in mutable_parts(p, "p") if id(v) in originals] == [], (seat, option)
         g = after
     assert tt.result(g) is not None
