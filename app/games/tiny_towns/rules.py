@@ -617,22 +617,11 @@ def fit_memo(p: Player) -> "FitMemo":
     code = town_code(p)
     memo = p.town.fit_memo
     if memo is None or memo.code != code:
-        # Towns early in a game look alike across games (the server holds many), so a
-        # memo made for the same squares elsewhere is taken before moving this one.
-        known = _MEMOS.get(code)
-        if known is not None:
-            memo = known
-        else:
-            memo = FitMemo(code, {}) if memo is None else memo.moved_to(code)
-            if len(_MEMOS) >= MEMOS_KEPT:
-                _MEMOS.pop(next(iter(_MEMOS), None), None)  # the oldest (never fails, even between threads)
-            _MEMOS[code] = memo
+        # Moved, not shared between games: a memo carries every card asked about since it
+        # was made, and another game's cards would only be more to move.
+        memo = FitMemo(code, {}) if memo is None else memo.moved_to(code)
         p.town.fit_memo = memo
     return memo
-
-
-MEMOS_KEPT = 8192
-_MEMOS: dict[int, "FitMemo"] = {}
 
 
 class FitMemo:
@@ -648,22 +637,21 @@ class FitMemo:
     re-searches only what those two facts leave open. It compares whole match codes,
     so however the town changed (placements, constructions, a Trading Post turning wild,
     a town swapped in by a test) the answer is the one a full search gives. A memo
-    answers for its match code only, so one memo may serve every town showing it
-    (``fit_memo``).
+    answers for its match code only, so one memo may serve every copy of a town.
     """
 
     __slots__ = ("code", "found")
 
     def __init__(self, code: int, found: dict[str, int | None]) -> None:
         self.code = code
-        self.found = found  # card -> index of one fitting layout in _layout_needs, or None
+        self.found = found  # card -> index of one fitting layout in ``layouts``, or None
 
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
         try:
             return self.found[card_id]
-        except KeyError:
-            n = self.found[card_id] = _first_fit(self.code, card_id, _all_layouts(card_id))
+        except KeyError:  # only a layout through a square holding something can fit
+            n = self.found[card_id] = _first_fit(self.code, _layouts_through(card_id, tuple(squares_in(self.code))))
             return n
 
     def moved_to(self, code: int) -> "FitMemo":
@@ -673,26 +661,27 @@ class FitMemo:
             return self
         found = dict(self.found)
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
-            if n is not None and _layout_covers(card)[n] & touched and _first_fit(code, card, (n,)) is None:
-                found[card] = _first_fit(code, card, _all_layouts(card))
+            if n is not None and _layout_covers(card)[n] & touched and _first_fit(code, (_fit_layouts(card)[n],)) is None:
+                found[card] = _first_fit(code, _fit_layouts(card))
         gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
             for card, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
-                if card in found and found[card] is None:
-                    found[card] = _first_fit(code, card, candidates)
+                if found.get(card, 0) is None:  # asked about before, and did not fit
+                    found[card] = _first_fit(code, candidates)
         elif gained:
             for card, n in found.items():
                 if n is None:
-                    found[card] = _first_fit(code, card, _layouts_through(card, tuple(gained)))
+                    found[card] = _first_fit(code, _layouts_through(card, tuple(gained)))
         return FitMemo(code, found)
 
 
-def _first_fit(code: int, card_id: str, candidates: Any) -> int | None:
-    """The first of the candidate layouts (indices) that fits the match code: every square
-    holds the layout's resource or is wild, and not all of them are wild."""
-    needs = _layout_needs(card_id)
-    for n in candidates:
-        need, all_wild = needs[n]
+FitLayout = tuple[int, int, int]  # (index in ``layouts``, match bits needed, WILD_BITs of its squares)
+
+
+def _first_fit(code: int, candidates: tuple[FitLayout, ...]) -> int | None:
+    """The first of the candidate layouts that fits the match code (its index): every
+    square holds the layout's resource or is wild, and not all of them are wild."""
+    for n, need, all_wild in candidates:
         if code & need == need and code & all_wild != all_wild:
             return n
     return None
@@ -706,16 +695,11 @@ def _indexed_layouts(card_id: str) -> tuple[tuple[tuple[int, str], ...], ...]:
 
 
 @lru_cache(maxsize=None)
-def _layout_needs(card_id: str) -> tuple[tuple[int, int], ...]:
-    """Per layout, the match bits it needs and the WILD_BITs of all its squares."""
-    return tuple((sum(RESOURCE_BITS[resource] << square_shift(n) for n, resource in layout),
+def _fit_layouts(card_id: str) -> tuple[FitLayout, ...]:
+    """Every layout of the card, as ``_first_fit`` reads it."""
+    return tuple((index, sum(RESOURCE_BITS[resource] << square_shift(n) for n, resource in layout),
                   sum(WILD_BIT << square_shift(n) for n, _ in layout))
-                 for layout in _indexed_layouts(card_id))
-
-
-@lru_cache(maxsize=None)
-def _all_layouts(card_id: str) -> range:
-    return range(len(_indexed_layouts(card_id)))
+                 for index, layout in enumerate(_indexed_layouts(card_id)))
 
 
 @lru_cache(maxsize=None)
@@ -725,25 +709,26 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _wanting_at(square: int, match: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+def _wanting_at(square: int, match: int) -> tuple[tuple[str, tuple[FitLayout, ...]], ...]:
     """``_layouts_wanting`` for every card that has some."""
     return tuple((card, wanting) for card in ALL_CARDS if (wanting := _layouts_wanting(card, square, match)))
 
 
 @lru_cache(maxsize=None)
-def _layouts_wanting(card_id: str, square: int, match: int) -> tuple[int, ...]:
+def _layouts_wanting(card_id: str, square: int, match: int) -> tuple[FitLayout, ...]:
     """The layouts covering the square that a square holding ``match`` (its byte of a
     match code) can be part of: those wanting that resource there (any of them for a
     wild square). A placement changes one square."""
-    needs, here = _layout_needs(card_id), match << square_shift(square)
-    return tuple(n for n in _layouts_through(card_id, (square,)) if needs[n][0] & here)
+    here = match << square_shift(square)
+    return tuple(layout for layout in _layouts_through(card_id, (square,)) if layout[1] & here)
 
 
 @lru_cache(maxsize=4096)
-def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[int, ...]:
-    """The layouts (indices, in order) covering at least one of the given squares."""
+def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[FitLayout, ...]:
+    """The layouts (in order) covering at least one of the given squares."""
     wanted = sum(SQUARE_BITS << square_shift(i) for i in squares)
-    return tuple(n for n, cover in enumerate(_layout_covers(card_id)) if cover & wanted)
+    covers = _layout_covers(card_id)
+    return tuple(layout for layout in _fit_layouts(card_id) if covers[layout[0]] & wanted)
 
 
 def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
