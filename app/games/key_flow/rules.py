@@ -869,15 +869,33 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
+    if g.phase in (DRAFT, WINTER_K):
+        g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g)
+        choose_step(g, g.players[seat], option_id)
+        return g
     g = clone(g)
     p = g.players[seat]
-    if g.phase in (DRAFT, WINTER_K):
-        choose_step(g, p, option_id)
-    elif p.jobs:
+    if p.jobs:
         do_job(g, p, option_id)
     else:
         use_tokens(g, p, option_id)
     return g
+
+
+def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
+    """Does this draft choice complete the turn (everyone else has chosen already)?"""
+    completes = option_id != "cancel" and not option_id.startswith("pick:")
+    return completes and all(q.chosen for q in g.players if q.seat != seat)
+
+
+def chooser_copy(g: Game) -> Game:
+    """A copy for a secret choice that reveals nothing: it only sets the chooser's
+    ``choosing`` or ``chosen`` (to a new dict), so the new game and players share every
+    list and dict with the old ones. Most of a draft's steps are such choices, and no step
+    ever changes a list or dict of a game it was given (any other step copies it all)."""
+    attrs = g.__dict__.copy()
+    attrs["players"] = [_made(Player, p.__dict__.copy()) for p in g.players]
+    return _made(Game, attrs)
 
 
 def clone(g: Game) -> Game:

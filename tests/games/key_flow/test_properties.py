@@ -166,3 +166,23 @@ def test_apply_after_listed_does_not_list_again(monkeypatch):
         raise AssertionError("listed twice")
     monkeypatch.setattr(rules, "options", listing_again)
     assert kf.apply(g, 1, offered[-1]).players[1].choosing == offered[-1].removeprefix("pick:")
+
+
+@pytest.mark.parametrize("players, seed", [(2, 4), (5, 1)])
+def test_no_step_changes_a_game_it_was_given(players, seed):
+    """A secret draft choice shares the lists and dicts of the game it was given (rules.
+    chooser_copy); every later step, of either game, must leave every earlier game as it was."""
+    played = bot_playout("key-flow", players, seed=seed)
+    g = kf.setup(players, played.options, seed)
+    history = [(g, json.dumps(kf.dump(g), sort_keys=True))]
+    for seat, pick in played.actions:
+        g = kf.apply(g, seat, pick)
+        history.append((g, json.dumps(kf.dump(g), sort_keys=True)))
+    for step, (state, dumped) in enumerate(history):
+        assert json.dumps(kf.dump(state), sort_keys=True) == dumped, f"state after step {step} changed"
+    # branching: a step applied to an earlier game leaves the game already played from it alone
+    for state, dumped in history[: len(history) // 3]:
+        for seat in sorted(kf.to_act(state)):
+            kf.apply(state, seat, kf.options(state, seat)[-1].id)
+        assert json.dumps(kf.dump(state), sort_keys=True) == dumped
+    assert all(json.dumps(kf.dump(s), sort_keys=True) == d for s, d in history)
