@@ -306,18 +306,16 @@ def takes(c: Card) -> frozenset[str]:
 def best_spot(p: Player, c: Card) -> str:
     """A free place touching the cards that feed this one, or that it feeds (resources
     then travel one space), nearest the home card otherwise."""
-    from .rules import spots
     assert c.row is not None
     wants, gives = takes(c), makes(c)
+    store = c.kind == "store"
     # what each card of the village adds to a place touching it (the same for every place)
     adds = []
-    for e in p.village:
-        other = CARDS[e["card"]]
-        theirs = makes(other) | set(e["res"])
-        adds.append((e["row"], e["col"], (len(wants & theirs) * (2.0 if c.kind == "store" else 1.0),
-                         0.5 * ("gold" in theirs and bool(wants) and c.kind != "store"),
-                         len(gives & takes(other)) * (2.0 if other.kind == "store" else 1.0),
-                         0.3 * (other.season == "home"))))
+    for row, at, theirs, their_takes, their_store, home in _neighbourhood(p):
+        adds.append((row, at, (len(wants & theirs) * (2.0 if store else 1.0),
+                               0.5 * ("gold" in theirs and bool(wants) and not store),
+                               len(gives & their_takes) * (2.0 if their_store else 1.0),
+                               0.3 * home)))
 
     def affinity(col: int) -> float:
         score = 0.0
@@ -332,8 +330,34 @@ def best_spot(p: Player, c: Card) -> str:
                 score += term
         return score
 
-    col = min(spots(p, c.row), key=lambda x: (-affinity(x), abs(x), x))
+    col = min(_spots(p, c.row), key=lambda x: (-affinity(x), abs(x), x))
     return f"{c.row}:{col}"
+
+
+def _neighbourhood(p: Player) -> list[tuple[str, int, frozenset[str], frozenset[str], bool, bool]]:
+    """Per card of the village, what best_spot weighs: its place, what it makes or holds,
+    what it takes, is it a store, is it the home card (once per decision)."""
+    key = ("neighbourhood", id(p))
+    known = _memo.get(key)
+    if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
+        return known[1]
+    out = []
+    for e in p.village:
+        other = CARDS[e["card"]]
+        out.append((e["row"], e["col"], makes(other) | frozenset(e["res"]), takes(other), other.kind == "store",
+                    other.season == "home"))
+    _memo[key] = (p, out)
+    return out
+
+
+def _spots(p: Player, row: str) -> list[int]:
+    """rules.spots, once per decision."""
+    from .rules import spots
+    key = ("spots", id(p), row)
+    known = _memo.get(key)
+    if known is None or known[0] is not p:
+        known = _memo[key] = (p, spots(p, row))
+    return known[1]
 
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:

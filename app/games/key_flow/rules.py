@@ -154,7 +154,7 @@ def live_panel(e: Entry) -> int:
 
 
 def live_action(e: Entry) -> tuple[Effect, ...]:
-    return CARDS[e["card"]].panels[live_panel(e)].action
+    return CARDS[e["card"]].panels[len(e["tiles"])].action  # live_panel, inline: asked very often
 
 
 def res_text(counts: dict[str, int]) -> str:
@@ -312,10 +312,20 @@ def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, Callable[[int], b
 
 def usable_by(e: Entry, owner: Seat, seat: Seat) -> bool:
     """A building whose live action does something for ``seat``."""
-    action = live_action(e)
-    if not action:
-        return False
-    return owner == seat or any(not eff.own_village_only for eff in action)
+    return _use_of(e["card"], live_panel(e))[owner == seat]
+
+
+_uses: dict[tuple[str, int], tuple[bool, bool]] = {}  # by (card, panel): content does not change
+
+
+def _use_of(card_id: str, panel: int) -> tuple[bool, bool]:
+    """Does this panel's action do something (for a neighbour, for the owner)? Transport and
+    upgrades act only in the owner's village."""
+    known = _uses.get((card_id, panel))
+    if known is None:
+        action = CARDS[card_id].panels[panel].action
+        known = _uses[(card_id, panel)] = (any(not eff.own_village_only for eff in action), bool(action))
+    return known
 
 
 def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
@@ -325,11 +335,12 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
     out = []
     for owner, allowed in reachable(g, p, c):
         for e in g.players[owner].village:
-            if e["row"] != ROAD or not allowed(e["col"]) or not usable_by(e, owner, p.seat):
+            # the cheap tests first: a building already holding 3 keyple cards takes none
+            if e["row"] != ROAD or len(e["keyples"]) >= 3 or not allowed(e["col"]):
                 continue
             need = max(c.keyples, len(e["keyples"]) + 1)
             tokens = need - c.keyples
-            if need <= 3 and tokens <= p.tokens:
+            if need <= 3 and tokens <= p.tokens and usable_by(e, owner, p.seat):
                 out.append((owner, e, tokens))
     return sorted(out, key=lambda t: (t[0] != p.seat, t[0], t[1]["col"]))
 
