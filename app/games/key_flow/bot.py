@@ -370,18 +370,46 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
     want = goals(g, p)
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
-            scored = []
+            scored, values = [], {}
             for o in offered:
-                v, _ = card_value(g, p, CARDS[o.removeprefix("pick:")], want)
-                scored.append((v + rng.randrange(100) / 1000, o))
+                cid = o.removeprefix("pick:")
+                values[cid] = card_value(g, p, CARDS[cid], want)
+                scored.append((values[cid][0] + rng.randrange(100) / 1000, o))
+            _picked[seat] = (g, values)
             return max(scored)[1]
-        v, use = card_value(g, p, CARDS[p.choosing], want)
+        v, use = picked_value(g, p, want)
         if use in offered and (g.phase == WINTER_K or v >= token_worth(want) + 0.2):
             return use
         return "discard" if "discard" in offered else next(o for o in offered if o != "cancel")
     if p.jobs:
         return job_choice(g, p, offered, want)
     return token_choice(g, p, offered, want)
+
+
+# Each seat's card values at its last pick, with the game they were weighed in: the next
+# step, using the picked card, weighs it again in a game that differs only in secret choices.
+_picked: dict[Seat, tuple[Game, dict[str, tuple[float, str | None]]]] = {}
+
+
+def picked_value(g: Game, p: Player, want: set[str]) -> tuple[float, str | None]:
+    """card_value of the picked card, as weighed at the pick when nothing it reads has
+    changed since."""
+    weighed = _picked.pop(p.seat, None)
+    if weighed is not None and p.choosing in weighed[1] and unchanged_for(weighed[0], g, p.seat):
+        return weighed[1][p.choosing]
+    return card_value(g, p, CARDS[p.choosing], want)  # type: ignore[index]
+
+
+def unchanged_for(before: Game, now: Game, seat: Seat) -> bool:
+    """Does ``now`` hold for ``seat`` what ``before`` held: the very same villages, tiles,
+    cards under the store and winter K cards, and the same tokens and season? Steps that
+    only choose in secret share these lists and dicts (rules.chooser_copy), and no step
+    changes a list or dict of a game it was given, so being the same object means being
+    equal."""
+    a, b = before.players[seat], now.players[seat]
+    return (before.season == now.season and len(before.players) == len(now.players) and a.tokens == b.tokens
+            and a.skills is b.skills and a.doubles is b.doubles and a.under_store is b.under_store
+            and a.winter_k is b.winter_k and all(x.village is y.village for x, y in zip(before.players, now.players)))
 
 
 def needs(p: Player, e: Entry) -> dict[str, int]:
