@@ -21,7 +21,7 @@ from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
-                    live_panel, neighbours, powers, season_name)
+                    live_panel, powers, season_name, shape_neighbours, where)
 from .scoring import accepts
 
 Seat = int
@@ -110,35 +110,42 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bo
 _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
 
 
-def distances_from(p: Player, e: Entry) -> dict[int, int]:
-    key = ("dist", id(p), id(e))
-    if key not in _memo:
-        village = p.village
-        shape_key = ("shape", id(p))
-        shape = _memo.get(shape_key)
-        if shape is None:
-            shape = _memo[shape_key] = tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in village)
-        steps = _steps(shape, next(i for i, x in enumerate(village) if x is e))
-        _memo[key] = {id(village[i]): d for i, d in steps}
-    return _memo[key]
+def steps_from(p: Player, start: int) -> dict[int, int]:
+    """Steps along touching cards from the card at place ``start`` of the village to every
+    card reached (places in the village); nothing moves on from a store."""
+    key = ("steps", id(p))
+    known = _memo.get(key)
+    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+        shape = tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in p.village)
+        table = _steps_known.get(shape)
+        if table is None:
+            if len(_steps_known) > 20000:  # a bound, not a policy: shapes recur within a game
+                _steps_known.clear()
+            table = _steps_known[shape] = [None] * len(shape)
+        known = _memo[key] = (p, shape, table)
+    _, shape, table = known
+    steps = table[start]
+    if steps is None:
+        steps = table[start] = _steps(shape, start)
+    return steps
 
 
-_steps_known: dict[Any, tuple[tuple[int, int], ...]] = {}  # a pure function of the shape and the start
+# by village shape (row, column, is a store per card): from each start, once computed
+_steps_known: dict[tuple[tuple[str, int, bool], ...], list[dict[int, int] | None]] = {}
 
 
-def _steps(shape: tuple[tuple[str, int, bool], ...], start: int) -> tuple[tuple[int, int], ...]:
-    """``distances`` by place in the village (the shape: row, column, is a store): (place, steps) for every card reached."""
-    key = (shape, start)
-    known = _steps_known.get(key)
-    if known is None:
-        if len(_steps_known) > 50000:  # a bound, not a policy: shapes recur within a game
-            _steps_known.clear()
-        cards = [{"row": row, "col": col, "card": None, "i": i} for i, (row, col, _) in enumerate(shape)]
-        near = {id(a): [cards[j] for j in js] for a, js in zip(cards, neighbours(cards))}
-        store = {id(a): shape[i][2] for i, a in enumerate(cards)}
-        dist = distances(cards[start], near, store)
-        known = _steps_known[key] = tuple((a["i"], dist[id(a)]) for a in cards if id(a) in dist)
-    return known
+def _steps(shape: tuple[tuple[str, int, bool], ...], start: int) -> dict[int, int]:
+    near = shape_neighbours(tuple((row, col) for row, col, _ in shape))
+    dist = {start: 0}
+    todo = [start]
+    while todo:
+        a = todo.pop(0)
+        for b in near[a]:
+            if b not in dist:
+                dist[b] = dist[a] + 1
+                if not shape[b][2]:  # nothing moves on from a store
+                    todo.append(b)
+    return {i: dist[i] for i in sorted(dist)}
 
 
 def reachable_upgrade(p: Player, carts: int) -> int:
@@ -166,7 +173,7 @@ _reach_known: dict[Any, int] = {}  # a pure function of what its key holds
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = powers(p)
     best = 0
-    for e in p.village:
+    for at, e in enumerate(p.village):
         c = CARDS[e["card"]]
         level = live_panel(e)
         if level >= len(c.costs):
@@ -181,11 +188,11 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         if not carts:
             continue
         missing = shortfall(e, cost, pw)
-        dist = distances_from(p, e)
+        dist = steps_from(p, at)
         # what could be moved: by place in the village (never by id(), so that ties
         # break the same way in a game rebuilt from a view)
-        pool = {i: (dist[id(x)], dict(x["res"])) for i, x in enumerate(p.village)
-                if x is not e and id(x) in dist and CARDS[x["card"]].kind != "store"}
+        pool = {i: (dist[i], dict(x["res"])) for i, x in enumerate(p.village)
+                if i != at and i in dist and CARDS[x["card"]].kind != "store"}
         steps = 0
         for r, n in missing:
             kinds = RESOURCES if "keyflower" in pw else (r, "gold")
@@ -448,61 +455,51 @@ def any_choice(p: Player, onto: Entry, want: set[str]) -> str:
     for r in BASIC:
         if missing.get(r):
             return r
-    dist = distances_from(p, onto)
+    start = next(i for i, x in enumerate(p.village) if x is onto)
+    dist = steps_from(p, start)
     score = {r: 0.0 for r in BASIC}
-    for x in p.village:
-        if x is onto or id(x) not in dist:
+    for i, x in enumerate(p.village):
+        if i == start or i not in dist:
             continue
         c = CARDS[x["card"]]
         for r in needs(p, x):
             if r in score:
                 gain = c.panels[live_panel(x) + 1].points - c.panels[live_panel(x)].points
-                score[r] = max(score[r], gain / (1 + dist[id(x)]))
+                score[r] = max(score[r], gain / (1 + dist[i]))
         for r in c.accepts:
-            score[r] = max(score[r], c.store_points / (1 + dist[id(x)]))
+            score[r] = max(score[r], c.store_points / (1 + dist[i]))
     have = {r: sum(x["res"].get(r, 0) for x in p.village) for r in BASIC}
     return max(BASIC, key=lambda r: (score[r], r in want, -have[r]))
-
-
-def distances(start: Entry, near: dict[int, list[Entry]], store: dict[int, bool]) -> dict[int, int]:
-    """Steps from ``start`` to every card of the village along touching cards (by id())."""
-    dist = {id(start): 0}
-    todo = [start]
-    while todo:
-        a = todo.pop(0)
-        for b in near[id(a)]:
-            if id(b) not in dist:
-                dist[id(b)] = dist[id(a)] + 1
-                if not store[id(b)]:  # nothing moves on from a store
-                    todo.append(b)
-    return dist
 
 
 def transport_choice(p: Player, offered: list[str]) -> str:
     """The move that brings a resource one step closer to where it is wanted most: a card
     whose next upgrade lacks it (gold helps any), or a store that takes it."""
-    wanted: list[tuple[Entry, str, float]] = []
-    for e in p.village:
+    village = p.village
+    wanted: list[tuple[int, str, float]] = []  # (place in the village, resource, weight)
+    for i, e in enumerate(village):
         c = CARDS[e["card"]]
         if c.kind == "store":
-            wanted += [(e, r, c.store_points + 0.5) for r in c.accepts]
+            wanted += [(i, r, c.store_points + 0.5) for r in c.accepts]
         for r in needs(p, e):
-            wanted += [(e, r, 3.0 + CARDS[e["card"]].panels[-1].points / 10), (e, "gold", 2.5)]
-    maps = {id(e): distances_from(p, e) for e, _, _ in wanted}
+            wanted += [(i, r, 3.0 + c.panels[-1].points / 10), (i, "gold", 2.5)]
+    maps = {i: steps_from(p, i) for i, _, _ in wanted}
+    places = {where(x): i for i, x in enumerate(village)}
     best, best_v = "stop", 0.0
     for o in offered:
         if not o.startswith("move:"):
             continue
         _, a, b, r = o.split(":")
-        src, dst = find(p, a), find(p, b)
-        v = -2.5 if needs(p, src).get(r) or (r == "gold" and needs(p, src)) else 0.0
+        src, dst = places[a], places[b]
+        lacks = needs(p, village[src])
+        v = -2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0
         gain = 0.0
         for target, want_r, weight in wanted:
-            if want_r != r or target is src:
+            if want_r != r or target == src:
                 continue
-            d = maps[id(target)]
-            if id(src) in d and id(dst) in d and d[id(dst)] < d[id(src)]:
-                gain = max(gain, weight / (1 + d[id(dst)]))
+            d = maps[target]
+            if src in d and dst in d and d[dst] < d[src]:
+                gain = max(gain, weight / (1 + d[dst]))
         v += gain
         if v > best_v:
             best, best_v = o, v

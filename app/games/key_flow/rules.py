@@ -247,9 +247,9 @@ def spots(p: Player, row: str) -> list[int]:
     cols = road | river
     out = []
     for c in range(min(cols) - 1, max(cols) + 2):
-        if row == ROAD and c not in road and ({c - 1, c + 1} & road or {c - 1, c} & river):
+        if row == ROAD and c not in road and (c - 1 in road or c + 1 in road or c - 1 in river or c in river):
             out.append(c)
-        if row == RIVER and c not in river and ({c - 1, c + 1} & river or {c, c + 1} & road):
+        if row == RIVER and c not in river and (c - 1 in river or c + 1 in river or c in road or c + 1 in road):
             out.append(c)
     return out
 
@@ -264,13 +264,14 @@ def touching(a: Entry, b: Entry) -> bool:
 def neighbours(village: list[Entry]) -> tuple[tuple[int, ...], ...]:
     """For each card of the village (by place in the list), the places of the cards it
     touches, in village order. Transport and the bot ask this many times for few shapes."""
-    return _neighbours(tuple((e["row"], e["col"]) for e in village))
+    return shape_neighbours(tuple((e["row"], e["col"]) for e in village))
 
 
 _shapes: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], ...]] = {}  # a pure function of the shape
 
 
-def _neighbours(shape: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+def shape_neighbours(shape: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """``neighbours`` of a village given as its (row, column) per card."""
     known = _shapes.get(shape)
     if known is None:
         if len(_shapes) > 20000:  # a bound, not a policy: shapes recur within a game
@@ -349,7 +350,17 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
 
 def pick_options(g: Game, p: Player) -> list[Option]:
     cards = p.winter_k if g.phase == WINTER_K else p.hand
-    return [Option(f"pick:{cid}", f"Choose {CARDS[cid].name}", "pick", f"hand:{cid}") for cid in cards]
+    return [_pick_option(cid) for cid in cards]
+
+
+_picks: dict[str, Option] = {}  # by card id: an option is immutable, and listing picks is frequent
+
+
+def _pick_option(cid: str) -> Option:
+    known = _picks.get(cid)
+    if known is None:
+        known = _picks[cid] = Option(f"pick:{cid}", f"Choose {CARDS[cid].name}", "pick", f"hand:{cid}")
+    return known
 
 
 def use_options(g: Game, p: Player) -> list[Option]:
