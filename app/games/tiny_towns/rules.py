@@ -331,7 +331,12 @@ def nameable(p: Player) -> list[Resource]:
 
 
 def name_options(g: Game, p: Player) -> list[Option]:
-    return [Option(f"name:{r}", f"Name {r}", "name", f"resource:{r}") for r in nameable(p)]
+    return list(_name_options(tuple(nameable(p))))
+
+
+@lru_cache(maxsize=64)
+def _name_options(resources: tuple[Resource, ...]) -> tuple[Option, ...]:
+    return tuple(Option(f"name:{r}", f"Name {r}", "name", f"resource:{r}") for r in resources)
 
 
 def name_resource(g: Game, p: Player, option_id: str) -> None:
@@ -351,7 +356,7 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     g.phase = PLACE
     own_players(g)
     for p in remaining(g):
-        if p.town.empty_cells() and (placers is None or p.seat in placers):
+        if not p.town.is_full() and (placers is None or p.seat in placers):
             p.placing = {"resource": g.resource, "switch": None, "take": None}
     if not any(p.placing for p in g.players):
         begin_construction(g)
@@ -539,18 +544,14 @@ def can_construct(g: Game, p: Player) -> bool:
     tell the table which monument it is.
     """
     memo = fit_memo(p)
-    return (any(memo.fit(card) is not None for card in own_targets(g, p))
-            or bool(p.cavern and p.town.empty_cells())
-            or any(memo.fit(card) is not None for card in monuments_they_might_hold(g, p)))
+    return (memo.fits_any(own_targets(g, p)) or bool(p.cavern and not p.town.is_full())
+            or memo.fits_any(monuments_they_might_hold(g, p)))
 
 
 def any_fits(p: Player, cards: list[str]) -> bool:
     """Whether a full layout of any of the cards is in the player's town now: the test of
     ``layouts_in_town``, answered from the town's ``FitMemo`` (below)."""
-    if not cards:
-        return False
-    memo = fit_memo(p)
-    return any(memo.fit(card) is not None for card in cards)
+    return bool(cards) and fit_memo(p).fits_any(cards)
 
 
 # What each square can match in a layout, as one number: a byte per square in reading
@@ -654,6 +655,14 @@ class FitMemo:
             n = self.found[card_id] = _first_fit(self.code, _layouts_through(card_id, tuple(squares_in(self.code))))
             return n
 
+    def fits_any(self, cards: Any) -> bool:
+        found = self.found
+        for card in cards:
+            n = found[card] if card in found else self.fit(card)
+            if n is not None:
+                return True
+        return False
+
     def moved_to(self, code: int) -> "FitMemo":
         """The memo for the town now showing ``code``."""
         touched = code ^ self.code
@@ -731,14 +740,17 @@ def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[FitLayout,
     return tuple(layout for layout in _fit_layouts(card_id) if covers[layout[0]] & wanted)
 
 
-def monuments_they_might_hold(g: Game, p: Player) -> list[str]:
+def monuments_they_might_hold(g: Game, p: Player) -> list[str] | tuple[str, ...]:
     """The monuments the other players cannot rule out for this player's secret one."""
     if not g.options.get("monuments") or p.monument_round is not None:
         return []
-    ruled_out = {q.monument for q in g.players if q.monument_round is not None}
-    if is_solo(g):
-        ruled_out |= SOLO_REMOVED
-    return [m for m in MONUMENTS if m not in ruled_out]
+    return _monuments_not_ruled_out(tuple(q.monument for q in g.players if q.monument_round is not None), is_solo(g))
+
+
+@lru_cache(maxsize=1024)
+def _monuments_not_ruled_out(built: tuple[str, ...], solo: bool) -> tuple[str, ...]:
+    ruled_out = set(built) | (SOLO_REMOVED if solo else set())
+    return tuple(m for m in MONUMENTS if m not in ruled_out)
 
 
 def own_targets(g: Game, p: Player) -> list[str]:
@@ -768,7 +780,7 @@ def construction_options(g: Game, p: Player) -> list[Option]:
                        "pick", f"cell:{cell_id(c)}")
                 for c in pickable(g, p, card, picked)] + [cancel_option()]
     opts = [Option(f"build:{c}", f"Build {a_card(c)}", "build", f"card:{c}") for c in buildable(g, p)]
-    if p.town.empty_cells():
+    if not p.town.is_full():
         opts += [Option(f"uncavern:{r}", f"Place the set-aside {r} (Cavern)", "cavern",
                         f"resource:{r}") for r in RESOURCES if r in p.cavern]
     opts.append(Option("done", "Done building", "done"))
@@ -848,21 +860,18 @@ def layouts_in_town(g: Game, p: Player, card_id: str) -> list[tuple[Cell, ...]]:
     Trading Post built in an earlier round (wild, and it stays); a layout needs at least
     one real cube.
     """
-    town, fresh = p.town, {tuple(c) for c in p.fresh}
+    code, cells_of_layout = town_code(p), _layout_cells(card_id)
     found: list[tuple[Cell, ...]] = []
-    for layout in layouts(card_id):
-        cubes = 0
-        for cell, resource in layout:
-            square = town.at(cell)
-            if square.building is None and square.resource == resource:
-                cubes += 1
-            elif not (square.building == "trading_post" and cell not in fresh):
-                break
-        else:
-            cells = tuple(sorted(cell for cell, _ in layout))
-            if cubes and cells not in found:
-                found.append(cells)
+    for n, need, all_wild in _fit_layouts(card_id):  # as ``_first_fit``, every layout
+        if code & need == need and code & all_wild != all_wild and cells_of_layout[n] not in found:
+            found.append(cells_of_layout[n])
     return found
+
+
+@lru_cache(maxsize=None)
+def _layout_cells(card_id: str) -> tuple[tuple[Cell, ...], ...]:
+    """Each layout's squares, sorted."""
+    return tuple(tuple(sorted(cell for cell, _ in layout)) for layout in layouts(card_id))
 
 
 def pickable(g: Game, p: Player, card_id: str, picked: list[Cell]) -> list[Cell]:
@@ -995,7 +1004,7 @@ def drop_impossible_effects(g: Game, p: Player) -> None:
 def cannot_resolve(p: Player, effect: dict[str, Any]) -> bool:
     kind = effect["kind"]
     if kind in ("grove", "watch-move", "uncavern"):
-        return not p.town.empty_cells()
+        return p.town.is_full()
     if kind == "bank":
         return not bank_resources(p, tuple(effect["cell"]))
     if kind == "guild":
@@ -1234,9 +1243,9 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == PICK:
         return frozenset({0})
     if g.phase == PLACE:
-        return frozenset(p.seat for p in g.players if p.placing and not p.pending)
+        return frozenset([p.seat for p in g.players if p.placing and not p.pending])
     if g.phase == BUILD:
-        return frozenset(p.seat for p in g.players if not p.done)
+        return frozenset([p.seat for p in g.players if not p.done])
     if g.phase == WATCH:
         return frozenset(p.seat for p in g.players if p.effects)
     return frozenset()

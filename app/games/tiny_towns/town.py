@@ -94,7 +94,7 @@ class Town:
                 if s.resource is None and s.building is None]
 
     def is_full(self) -> bool:
-        return not self.empty_cells()
+        return all(s.resource is not None or s.building is not None for row in self.squares for s in row)
 
     def buildings(self) -> list[tuple[Cell, str]]:
         """(cell, building id) for every building and monument, in reading order."""
