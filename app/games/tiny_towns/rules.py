@@ -307,19 +307,26 @@ def start_round(g: Game) -> None:
     g.round += 1
     g.resource = None
     g.source = None
-    own_players(g)
     for p in g.players:
-        p.placing = p.pending = p.construction = None
-        p.effects = []
-        p.done = True
-        p.fresh = []
-        p.built_types = []
+        if not is_between_rounds(p):  # a player already so stays shared (not copied)
+            p = own_player(g, p.seat)
+            p.placing = p.pending = p.construction = None
+            p.effects = []
+            p.done = True
+            p.fresh = []
+            p.built_types = []
     if is_solo(g):
         g.phase = PICK
     elif is_town_hall(g):
         town_hall_round(g)
     else:
         g.phase = NAME
+
+
+def is_between_rounds(p: Player) -> bool:
+    """Nothing of a round left on the player: as ``start_round`` leaves everyone."""
+    return (p.placing is None and p.pending is None and p.construction is None and p.effects == []
+            and p.done is True and p.fresh == [] and p.built_types == [])
 
 
 # --- Gameplay Flow: 1. Name Resource ---
@@ -354,10 +361,9 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     """Everyone still playing places the resource at once; a player with no empty square
     does not place. ``placers`` limits who takes part (Town Hall free rounds)."""
     g.phase = PLACE
-    own_players(g)
     for p in remaining(g):
         if not p.town.is_full() and (placers is None or p.seat in placers):
-            p.placing = {"resource": g.resource, "switch": None, "take": None}
+            own_player(g, p.seat).placing = {"resource": g.resource, "switch": None, "take": None}
     if not any(p.placing for p in g.players):
         begin_construction(g)
 
@@ -403,7 +409,11 @@ def _place_option_per_square(label: str) -> tuple[Option, ...]:
 
 
 def cancel_option() -> Option:
-    return Option("cancel", "Cancel", "cancel")
+    return CANCEL
+
+
+CANCEL = Option("cancel", "Cancel", "cancel")  # options are frozen: one of each is enough
+DONE = Option("done", "Done building", "done")
 
 
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
@@ -466,11 +476,12 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
 def reveal_placements(g: Game) -> None:
     """Everyone has chosen: all placements happen and are shown at once."""
     parts = []
-    own_players(g)
     for p in g.players:
-        if p.pending:
-            parts.append(f"{player_name(p.seat)} {put_down(g, p, p.pending)}")
-        p.placing = p.pending = None
+        if p.placing or p.pending:
+            p = own_player(g, p.seat)
+            if p.pending:
+                parts.append(f"{player_name(p.seat)} {put_down(g, p, p.pending)}")
+            p.placing = p.pending = None
     if g.source == "free":
         header = "Free choice"
     elif len(parts) > 1:
@@ -527,8 +538,8 @@ def take_from_warehouse(town: Town, resource: Resource) -> None:
 def begin_construction(g: Game) -> None:
     """Everyone who can construct may, at once; who cannot is not asked."""
     g.phase = BUILD
-    own_players(g)
     for p in remaining(g):
+        p = own_player(g, p.seat)
         p.construction = None
         p.effects = []
         p.done = not can_construct(g, p)
@@ -779,12 +790,17 @@ def construction_options(g: Game, p: Player) -> list[Option]:
         return [Option(f"pick:{cell_id(c)}", f"Use {what_is_on(p.town, c)} on {cell_name(c)}",
                        "pick", f"cell:{cell_id(c)}")
                 for c in pickable(g, p, card, picked)] + [cancel_option()]
-    opts = [Option(f"build:{c}", f"Build {a_card(c)}", "build", f"card:{c}") for c in buildable(g, p)]
+    opts = [build_option(c) for c in buildable(g, p)]
     if not p.town.is_full():
         opts += [Option(f"uncavern:{r}", f"Place the set-aside {r} (Cavern)", "cavern",
                         f"resource:{r}") for r in RESOURCES if r in p.cavern]
-    opts.append(Option("done", "Done building", "done"))
+    opts.append(DONE)
     return opts
+
+
+@lru_cache(maxsize=None)
+def build_option(card_id: str) -> Option:
+    return Option(f"build:{card_id}", f"Build {a_card(card_id)}", "build", f"card:{card_id}")
 
 
 def what_is_on(town: Town, cell: Cell) -> str:
@@ -1080,10 +1096,10 @@ def guild_step(g: Game, p: Player, effect: dict[str, Any], option_id: str) -> No
 
 def end_construction(g: Game) -> None:
     """Everyone has built: Opaleye's Watch owners take the types their neighbours built."""
-    own_players(g)
     for p in remaining(g):
         if not has_settled(g, p, "opaleyes_watch"):
             continue
+        p = own_player(g, p.seat)
         built = {c for s in beside(g, p.seat) for c in g.players[s].built_types}
         p.effects = [{"kind": "watch-move", "card": c} for c in p.watch if c in built]
         drop_impossible_effects(g, p)
@@ -1107,6 +1123,7 @@ def complete_towns(g: Game) -> None:
     done_now = [p for p in remaining(g) if p.town.is_full()]
     place = g.completed + 1
     for p in done_now:
+        p = own_player(g, p.seat)
         p.complete, p.place, p.done = True, place, True
         g.log.append(f"{player_name(p.seat)}'s town is complete ({ordinal(place)}).")
     g.completed += len(done_now)
@@ -1115,9 +1132,10 @@ def complete_towns(g: Game) -> None:
 def finish_round(g: Game) -> None:
     if g.source == "card":
         g.discard.append(g.resource)  # type: ignore[arg-type]
-    own_players(g)
     for p in g.players:
-        p.fresh, p.built_types, p.done = [], [], True
+        if p.fresh or p.built_types or not p.done:
+            p = own_player(g, p.seat)
+            p.fresh, p.built_types, p.done = [], [], True
     complete_towns(g)
     if not remaining(g):
         end_game(g)
@@ -1325,9 +1343,9 @@ def clone(g: Game) -> Game:
 
 
 def share_players(g: Game) -> Game:
-    """A copy for ``apply`` to change, whose players stay those of ``g`` until the rules
-    take their own (``own_player``, ``own_players``): most actions change one player, and
-    copying all six cost a third of a playout."""
+    """A copy for ``apply`` to change, whose players stay those of ``g`` until a rule
+    takes its own copy of one to change it (``own_player``): most actions change one
+    player, and copying all six cost a third of a playout."""
     copy = Game.__new__(Game)
     copy.__dict__.update(vars(g))
     for p in g.players:
@@ -1340,7 +1358,8 @@ def share_players(g: Game) -> Game:
 
 
 def own_player(g: Game, seat: Seat) -> Player:
-    """The seat's player, to change: this game's own copy if it shares it with another."""
+    """The seat's player, to change: this game's own copy if it shares it with another.
+    A player already owned is returned as it is, so references to it stay valid."""
     p = g.players[seat]
     if p.shared:
         p = g.players[seat] = clone_player(p)
@@ -1348,8 +1367,7 @@ def own_player(g: Game, seat: Seat) -> Player:
 
 
 def own_players(g: Game) -> None:
-    """Every player of the game its own, before a step that changes them all (a player
-    already owned stays the same object, so callers' references stay valid)."""
+    """Every player of the game its own."""
     for p in g.players:
         if p.shared:
             own_player(g, p.seat)
@@ -1359,10 +1377,7 @@ def clone_player(p: Player) -> Player:
     # By hand, field by field: the generic ``plain`` walk over each field was a third of
     # a playout.
     q = Player.__new__(Player)
-    q.__dict__.update(vars(p))
-    q.__dict__.update(own_parts(p))
-    q.town = p.town.copy()
-    q.shared = False
+    q.__dict__ = {**vars(p), **own_parts(p), "town": p.town.copy(), "shared": False}
     return q
 
 

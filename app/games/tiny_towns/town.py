@@ -114,7 +114,9 @@ class Town:
         """An independent copy. The squares are copied lazily: both towns share them
         until either indexes one (``town[cell]``), which gives that town its own."""
         self.share()
-        return Town(self.squares, self.fit_memo, 0)
+        twin = Town.__new__(Town)  # without the dataclass __init__: a third of the cost
+        twin.squares, twin.fit_memo, twin.owned = self.squares, self.fit_memo, 0
+        return twin
 
     def share(self) -> None:
         """Let others keep these squares: from now on, any change copies first."""
