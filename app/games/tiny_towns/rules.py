@@ -687,7 +687,10 @@ class FitMemo:
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
             for card, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
                 if found.get(card, 0) is None:  # asked about before, and did not fit
-                    found[card] = _first_fit(code, candidates)
+                    for n, need, all_wild in candidates:  # ``_first_fit``, inline: the hottest loop
+                        if code & need == need and code & all_wild != all_wild:
+                            found[card] = n
+                            break
         elif gained:
             for card, n in found.items():
                 if n is None:
@@ -1346,14 +1349,12 @@ def share_players(g: Game) -> Game:
     """A copy for ``apply`` to change, whose players stay those of ``g`` until a rule
     takes its own copy of one to change it (``own_player``): most actions change one
     player, and copying all six cost a third of a playout."""
-    copy = Game.__new__(Game)
-    copy.__dict__.update(vars(g))
     for p in g.players:
         p.shared = True
-    copy.players = g.players[:]
-    copy.options = dict(g.options)
-    copy.cards, copy.deck, copy.discard, copy.revealed = g.cards[:], g.deck[:], g.discard[:], g.revealed[:]
-    copy.log = GameLog(g.log.recent, g.log.total)
+    copy = Game.__new__(Game)
+    copy.__dict__ = {**vars(g), "players": g.players[:], "options": dict(g.options), "cards": g.cards[:],
+                     "deck": g.deck[:], "discard": g.discard[:], "revealed": g.revealed[:],
+                     "log": GameLog(g.log.recent, g.log.total)}
     return copy
 
 
