@@ -187,26 +187,38 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
             continue
         if not carts:
             continue
-        missing = shortfall(e, cost, pw)
-        dist = steps_from(p, at)
-        # what could be moved: by place in the village (never by id(), so that ties
-        # break the same way in a game rebuilt from a view)
-        pool = {i: (dist[i], dict(x["res"])) for i, x in enumerate(p.village)
-                if i != at and i in dist and CARDS[x["card"]].kind != "store"}
-        steps = 0
-        for r, n in missing:
-            kinds = RESOURCES if "keyflower" in pw else (r, "gold")
-            for _ in range(n):
-                near = [(d, i, k) for i, (d, res) in pool.items() for k in kinds if res.get(k)]
-                if not near:
-                    steps = carts + 1
-                    break
-                d, i, k = min(near)
-                pool[i][1][k] -= 1
-                steps += d
-        if steps <= carts:
+        if moves_needed(p, at, shortfall(e, cost, pw), pw, carts) <= carts:
             best = gain
     return best
+
+
+def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozenset[str], carts: int) -> int:
+    """Steps (a resource one space a step) to bring the missing resources onto the card at
+    place ``at``, each from the nearest card holding one (ties: by place in the village,
+    never by id(), so a game rebuilt from a view breaks them the same way; then by kind).
+    More than ``carts`` as soon as that many will not do."""
+    dist = steps_from(p, at)
+    village = p.village
+    left: dict[tuple[int, int, str], int] = {}  # (steps, place, kind) -> how many there
+    for i, d in dist.items():
+        x = village[i]
+        if i != at and CARDS[x["card"]].kind != "store":
+            for k, n in x["res"].items():
+                if n:
+                    left[(d, i, k)] = n
+    nearest_first = sorted(left)
+    steps = 0
+    for r, n in missing:
+        kinds = RESOURCES if "keyflower" in pw else (r, "gold")
+        for _ in range(n):
+            unit = next((u for u in nearest_first if left[u] and u[2] in kinds), None)
+            if unit is None:
+                return carts + 1
+            left[unit] -= 1
+            steps += unit[0]
+            if steps > carts:
+                return steps
+    return steps
 
 
 def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:

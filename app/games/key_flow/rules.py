@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
@@ -518,7 +518,7 @@ def home_entry(p: Player) -> Entry:
 
 def prune_jobs(g: Game, p: Player) -> None:
     """Drop decisions that have no choice left (nothing to move, pay or upgrade)."""
-    while p.jobs and not job_options(g, p, p.jobs[0]):
+    while p.jobs and not has_job_options(g, p, p.jobs[0]):
         p.jobs.pop(0)
 
 
@@ -543,12 +543,29 @@ def pass_hands(g: Game) -> None:
 
 # --- Decisions after a reveal: resources of choice, conversions, transport, upgrades ---
 
+def has_job_options(g: Game, p: Player, job: dict[str, Any]) -> bool:
+    """Would ``job_options`` list anything? (Asked after every change; no labels needed.)"""
+    do = job["do"]
+    if do == "any":
+        return True
+    if do == "convert":
+        return any(True for _ in iter_payable(p, job))
+    if do == "transport":
+        return any(True for _ in iter_moves(p))
+    return any(True for _ in iter_upgrades(g, p)) or any(True for _ in iter_flips(p))
+
+
+def iter_payable(p: Player, job: dict[str, Any]) -> Iterator[str]:
+    """The skill tiles a conversion may take."""
+    return (s for s in SKILLS if (job["pay"] in ("any", s)) and (p.skills[s] or p.doubles[s]))
+
+
 def job_options(g: Game, p: Player, job: dict[str, Any]) -> list[Option]:
     do = job["do"]
     if do == "any":
         return [Option(f"take:{r}", f"Take {job['n']} {r}", "take") for r in BASIC]
     if do == "convert":
-        payable = [s for s in SKILLS if (job["pay"] in ("any", s)) and (p.skills[s] or p.doubles[s])]
+        payable = list(iter_payable(p, job))
         gains = " and ".join(job["gains"])
         return [Option(f"pay:{s}", f"Pay a {s} tile for {gains}", "pay") for s in payable] + \
             ([Option("skip", "Pay nothing", "skip")] if payable else [])
@@ -557,8 +574,9 @@ def job_options(g: Game, p: Player, job: dict[str, Any]) -> list[Option]:
     return upgrade_options(g, p, job["left"])
 
 
-def transport_options(p: Player, left: int) -> list[Option]:
-    out = []
+def iter_moves(p: Player) -> Iterator[tuple[Entry, Entry, str]]:
+    """(from card, to card, resource): one resource may move between touching cards, never
+    out of a store, and onto a store only if it takes it."""
     village = p.village
     near = neighbours(village)
     for i, a in enumerate(village):
@@ -572,8 +590,13 @@ def transport_options(p: Player, left: int) -> list[Option]:
                 to = CARDS[b["card"]]
                 if to.kind == "store" and r not in to.accepts:
                     continue
-                out.append(Option(f"move:{where(a)}:{where(b)}:{r}",
-                                  f"Move 1 {r} from {CARDS[a['card']].name} to {to.name} ({left} left)", "move"))
+                yield a, b, r
+
+
+def transport_options(p: Player, left: int) -> list[Option]:
+    out = [Option(f"move:{where(a)}:{where(b)}:{r}",
+                  f"Move 1 {r} from {CARDS[a['card']].name} to {CARDS[b['card']].name} ({left} left)", "move")
+           for a, b, r in iter_moves(p)]
     return out + ([Option("stop", "Stop transporting", "stop")] if out else [])
 
 
@@ -601,19 +624,31 @@ def can_pay(p: Player, e: Entry, cost: Cost, pw: frozenset[str]) -> dict[str, in
     return paid if short == 0 else None
 
 
-def upgrade_options(g: Game, p: Player, left: int) -> list[Option]:
-    out = []
+def iter_upgrades(g: Game, p: Player) -> Iterator[Entry]:
+    """The cards whose next upgrade the player can pay now (while upgrade tiles last)."""
     pw = powers(p)
     for e in p.village:
         c = CARDS[e["card"]]
         level = live_panel(e)
         if level < len(c.costs) and g.tile_supply and can_pay(p, e, c.costs[level], pw) is not None:
-            out.append(Option(f"upgrade:{where(e)}", f"Upgrade {c.name} to {c.panels[level + 1].points} points "
-                              f"({cost_text(c.costs[level])}; {left} left)", "upgrade", f"card:{p.seat}:{where(e)}"))
-    for e in p.village:
-        if "house" in e["tiles"]:
-            out.append(Option(f"flip:{where(e)}", f"Flip an upgrade tile on {CARDS[e['card']].name} to 1 point",
-                              "flip", f"card:{p.seat}:{where(e)}"))
+            yield e
+
+
+def iter_flips(p: Player) -> Iterator[Entry]:
+    """The cards with an upgrade tile that can be flipped to its point side."""
+    return (e for e in p.village if "house" in e["tiles"])
+
+
+def upgrade_options(g: Game, p: Player, left: int) -> list[Option]:
+    out = []
+    for e in iter_upgrades(g, p):
+        c = CARDS[e["card"]]
+        level = live_panel(e)
+        out.append(Option(f"upgrade:{where(e)}", f"Upgrade {c.name} to {c.panels[level + 1].points} points "
+                          f"({cost_text(c.costs[level])}; {left} left)", "upgrade", f"card:{p.seat}:{where(e)}"))
+    for e in iter_flips(p):
+        out.append(Option(f"flip:{where(e)}", f"Flip an upgrade tile on {CARDS[e['card']].name} to 1 point",
+                          "flip", f"card:{p.seat}:{where(e)}"))
     return out + ([Option("stop", "Stop upgrading", "stop")] if out else [])
 
 
@@ -708,22 +743,31 @@ def token_cost(e: Entry) -> int | None:
     return 1 if acts <= 1 else 2 if acts == 2 else None
 
 
-def token_options(g: Game, p: Player) -> list[Option]:
-    out = []
+def iter_token_uses(p: Player) -> Iterator[tuple[Entry, int]]:
+    """(building, tokens it takes): own road buildings with an action that keyple tokens
+    can activate once more now."""
     for e in p.village:
         if e["row"] != ROAD or not live_action(e):
             continue
         cost = token_cost(e)
         if cost is not None and cost <= p.tokens:
-            out.append(Option(f"token:{e['col']}", f"Use {plural(cost, 'keyple token')} on {CARDS[e['card']].name}: "
-                              f"{describe_action(live_action(e))}", "token", f"card:{p.seat}:{where(e)}"))
-    return out
+            yield e, cost
+
+
+def can_use_tokens(p: Player) -> bool:
+    return any(True for _ in iter_token_uses(p))
+
+
+def token_options(g: Game, p: Player) -> list[Option]:
+    return [Option(f"token:{e['col']}", f"Use {plural(cost, 'keyple token')} on {CARDS[e['card']].name}: "
+                   f"{describe_action(live_action(e))}", "token", f"card:{p.seat}:{where(e)}")
+            for e, cost in iter_token_uses(p)]
 
 
 def start_tokens(g: Game) -> None:
     g.phase = TOKENS
     for p in g.players:
-        p.done = not token_options(g, p)
+        p.done = not can_use_tokens(p)
     g.log.append(f"End of the {season_name(g)} draft: keyple tokens may activate your own buildings.")
     check_tokens_over(g)
 
@@ -741,14 +785,14 @@ def use_tokens(g: Game, p: Player, option_id: str) -> None:
         got = activate(g, p, p.seat, e, live_action(e))
         g.log.append(f"{seat_ref(p.seat)} uses {plural(cost, 'keyple token')} on {CARDS[e['card']].name}"
                      + (f": {got}." if got else "."))
-        if not p.jobs and not token_options(g, p):
+        if not p.jobs and not can_use_tokens(p):
             p.done = True
     check_tokens_over(g)
 
 
 def check_tokens_over(g: Game) -> None:
     for p in g.players:
-        if not p.jobs and not p.done and not token_options(g, p):
+        if not p.jobs and not p.done and not can_use_tokens(p):
             p.done = True
     if all(p.done and not p.jobs for p in g.players):
         end_season(g)
