@@ -274,17 +274,24 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
 def alone(p: Player, c: Card) -> float:
     """What a winter scoring card would make from this player's items on its own (a quick
     estimate: the exact allocation is for the final scoring)."""
-    key = ("items", id(p))
-    if key not in _memo:
-        _memo[key] = items(p)
-    have = _memo[key]
-    pw = powers(p)
     best = 0.0
     for v in c.scoring:
-        sets = min(sum(n for kind, n in have.items() if accepts(slot, kind, pw)) // v.slots.count(slot)
-                   for slot in set(v.slots))
+        sets = min(fillable(p, slot) // v.slots.count(slot) for slot in set(v.slots))
         best = max(best, float(sets * v.points))
     return best
+
+
+def fillable(p: Player, slot: str) -> int:
+    """How many of this player's items could fill a winter card's slot (once per decision)."""
+    key = ("items", id(p))
+    known = _memo.get(key)
+    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+        known = _memo[key] = (p, items(p), powers(p), {})
+    _, have, pw, counted = known
+    n = counted.get(slot)
+    if n is None:
+        n = counted[slot] = sum(n for kind, n in have.items() if accepts(slot, kind, pw))
+    return n
 
 
 _makes: dict[str, frozenset[str]] = {}  # by card id: content does not change
@@ -328,34 +335,29 @@ def best_spot(p: Player, c: Card) -> str:
     assert c.row is not None
     wants, gives = takes(c), makes(c)
     store = c.kind == "store"
-    # what each card of the village adds to a place touching it (the same for every place)
-    adds = []
-    for row, at, theirs, their_takes, their_store, home in _neighbourhood(p):
-        adds.append((row, at, (len(wants & theirs) * (2.0 if store else 1.0),
-                               0.5 * ("gold" in theirs and bool(wants) and not store),
-                               len(gives & their_takes) * (2.0 if their_store else 1.0),
-                               0.3 * home)))
+    cards = _neighbourhood(p)
+    terms: dict[int, tuple[float, ...]] = {}  # what a card of the village adds to a place touching it
 
-    def affinity(col: int) -> float:
+    def affinity(touched: tuple[int, ...]) -> float:
         score = 0.0
-        for row, at, terms in adds:
-            # rules.touching, for a card not placed yet
-            if row == c.row:
-                if abs(at - col) != 1:
-                    continue
-            elif (at - col if row == ROAD else col - at) not in (0, 1):  # road column minus river column
-                continue
-            for term in terms:  # added one by one, in the same order as ever
+        for i in touched:  # in village order, each term added one by one, as ever
+            if i not in terms:
+                theirs, their_takes, their_store, home = cards[i]
+                terms[i] = (len(wants & theirs) * (2.0 if store else 1.0),
+                            0.5 * ("gold" in theirs and bool(wants) and not store),
+                            len(gives & their_takes) * (2.0 if their_store else 1.0),
+                            0.3 * home)
+            for term in terms[i]:
                 score += term
         return score
 
-    col = min(_spots(p, c.row), key=lambda x: (-affinity(x), abs(x), x))
+    col = min(_free_places(p, c.row), key=lambda x: (-affinity(x[1]), abs(x[0]), x[0]))[0]
     return f"{c.row}:{col}"
 
 
-def _neighbourhood(p: Player) -> list[tuple[str, int, frozenset[str], frozenset[str], bool, bool]]:
-    """Per card of the village, what best_spot weighs: its place, what it makes or holds,
-    what it takes, is it a store, is it the home card (once per decision)."""
+def _neighbourhood(p: Player) -> list[tuple[frozenset[str], frozenset[str], bool, bool]]:
+    """Per card of the village, what best_spot weighs: what it makes or holds, what it
+    takes, is it a store, is it the home card (once per decision)."""
     key = ("neighbourhood", id(p))
     known = _memo.get(key)
     if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
@@ -363,19 +365,31 @@ def _neighbourhood(p: Player) -> list[tuple[str, int, frozenset[str], frozenset[
     out = []
     for e in p.village:
         other = CARDS[e["card"]]
-        out.append((e["row"], e["col"], makes(other) | frozenset(e["res"]), takes(other), other.kind == "store",
-                    other.season == "home"))
+        out.append((makes(other) | frozenset(e["res"]), takes(other), other.kind == "store", other.season == "home"))
     _memo[key] = (p, out)
     return out
 
 
-def _spots(p: Player, row: str) -> list[int]:
-    """rules.spots, once per decision."""
+def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
+    """rules.spots, each with the places in the village of the cards it would touch
+    (rules.touching, for a card not placed yet), once per decision."""
     from .rules import spots
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        known = _memo[key] = (p, spots(p, row))
+        village = p.village
+        out = []
+        for col in spots(p, row):
+            touched = []
+            for i, e in enumerate(village):
+                if e["row"] == row:
+                    if abs(e["col"] - col) != 1:
+                        continue
+                elif (e["col"] - col if e["row"] == ROAD else col - e["col"]) not in (0, 1):  # road minus river column
+                    continue
+                touched.append(i)
+            out.append((col, tuple(touched)))
+        known = _memo[key] = (p, out)
     return known[1]
 
 

@@ -30,6 +30,16 @@ def accepts(slot: str, kind: str, powers: frozenset[str] = frozenset()) -> bool:
     Item kinds: a resource or skill name, "token", "boat", "cart", "icon:<animal>" (an animal
     on a village card), "kcard:<colour>:<animal or ->" (a keyple card under the store card).
     """
+    known = _accepted.get((slot, kind, powers))
+    if known is None:
+        known = _accepted[(slot, kind, powers)] = _accepts(slot, kind, powers)
+    return known
+
+
+_accepted: dict[tuple[str, str, frozenset[str]], bool] = {}  # a pure function of few words: asked very often
+
+
+def _accepts(slot: str, kind: str, powers: frozenset[str]) -> bool:
     if slot in BASIC:
         return kind in (slot, "gold")
     if slot in ("gold", "token", "boat", "cart") or slot in SKILLS:
