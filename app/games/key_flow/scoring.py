@@ -116,7 +116,8 @@ class _Matching:
             if kind in seen:
                 continue
             seen.add(kind)
-            for other, f in list(self.flow.items()):
+            # no copy of the items needed: flow gains a key only just before returning True
+            for other, f in self.flow.items():
                 if other != node and f.get(kind, 0) > 0 and self._augment(other, seen):
                     f[kind] -= 1
                     mine = self.flow.setdefault(node, {})
@@ -196,9 +197,10 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
     def alone_of(variants: tuple[Variant, ...]) -> int:
         return max(_max_sets(_Matching(supply, powers), 0, v) * v.points for v in variants)
     # The richest cards first: a good allocation is found early and prunes the rest.
-    order = sorted(range(len(cards)), key=lambda i: -alone_of(cards[i][1]))
+    richness = [alone_of(variants) for _, variants in cards]
+    order = sorted(range(len(cards)), key=lambda i: -richness[i])
     entries = [cards[i] for i in order] + ([("gold", (GOLD_SINK,))] if sink else [])
-    alone = [alone_of(variants) for _, variants in entries]
+    alone = [richness[i] for i in order] + ([alone_of((GOLD_SINK,))] if sink else [])
     rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
     best: dict[str, object] = {"points": -1, "choice": None, "matching": None}
 
