@@ -800,6 +800,7 @@ def check_tokens_over(g: Game) -> None:
 
 def end_season(g: Game) -> None:
     """Keyple cards go face down under their village owner's store card."""
+    own_players(g)  # every village changes (the step may have copied only one seat's)
     for p in g.players:
         for e in p.village:
             p.under_store += [k["card"] for k in e["keyples"]]
@@ -939,7 +940,7 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g)
         choose_step(g, g.players[seat], option_id)
         return g
-    g = clone(g)
+    g = clone(g, only=seat)  # a decision after a reveal, or a token: this seat's own things
     p = g.players[seat]
     if p.jobs:
         do_job(g, p, option_id)
@@ -964,31 +965,18 @@ def chooser_copy(g: Game) -> Game:
     return _made(Game, attrs)
 
 
-def clone(g: Game) -> Game:
+def clone(g: Game, only: Seat | None = None) -> Game:
     """An independent copy, knowing the state's shape (every action copies the game once,
     and the generic deep copy was most of a playout's time). The objects are made without
     running their ``__init__`` (every field is set here); tests/games/key_flow/
-    test_properties.py checks the copy equals the generic one and shares nothing mutable."""
-    players = []
-    for p in g.players:
-        attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
-        village = attrs["village"] = []
-        for e in p.village:
-            e = e.copy()  # then its lists and dicts (a keyple is flat)
-            e["tiles"] = e["tiles"].copy()
-            e["res"] = e["res"].copy()
-            e["stored"] = e["stored"].copy()
-            keyples = e["keyples"]
-            e["keyples"] = [k.copy() for k in keyples] if keyples else []
-            village.append(e)
-        attrs["hand"] = p.hand.copy()
-        attrs["winter_k"] = p.winter_k.copy()
-        attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
-        attrs["skills"] = p.skills.copy()
-        attrs["doubles"] = p.doubles.copy()
-        attrs["under_store"] = p.under_store.copy()
-        attrs["jobs"] = [_job_copy(j) for j in p.jobs]
-        players.append(_made(Player, attrs))
+    test_properties.py checks the copy equals the generic one and shares nothing mutable.
+
+    With ``only``, the other seats' players are new objects sharing their lists and dicts
+    with ``g``: a decision after a reveal or a keyple token changes only that seat's own
+    things and the game's (end_season, which changes every village, first calls
+    ``own_players``)."""
+    players = [_player_copy(p) if only is None or seat == only else _made(Player, p.__dict__.copy())
+               for seat, p in enumerate(g.players)]
     attrs = g.__dict__.copy()
     attrs["players"] = players
     attrs["options"] = g.options.copy()
@@ -1000,6 +988,32 @@ def clone(g: Game) -> Game:
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
     attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
     return _made(Game, attrs)
+
+
+def own_players(g: Game) -> None:
+    """Every player of ``g`` gets lists and dicts of its own (see ``clone``'s ``only``)."""
+    g.players = [_player_copy(p) for p in g.players]
+
+
+def _player_copy(p: Player) -> Player:
+    attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
+    village = attrs["village"] = []
+    for e in p.village:
+        e = e.copy()  # then its lists and dicts (a keyple is flat)
+        e["tiles"] = e["tiles"].copy()
+        e["res"] = e["res"].copy()
+        e["stored"] = e["stored"].copy()
+        keyples = e["keyples"]
+        e["keyples"] = [k.copy() for k in keyples] if keyples else []
+        village.append(e)
+    attrs["hand"] = p.hand.copy()
+    attrs["winter_k"] = p.winter_k.copy()
+    attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
+    attrs["skills"] = p.skills.copy()
+    attrs["doubles"] = p.doubles.copy()
+    attrs["under_store"] = p.under_store.copy()
+    attrs["jobs"] = [_job_copy(j) for j in p.jobs]
+    return _made(Player, attrs)
 
 
 def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
