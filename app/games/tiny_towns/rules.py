@@ -419,6 +419,9 @@ DONE = Option("done", "Done building", "done")
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
     town, opts = p.town, []
+    if not (g.options.get("cavern") or has_built(p, "bondmaker")) and not any(
+            b in ("factory", "warehouse") for _, b in town.buildings()):
+        return opts  # nothing special to offer (most placements): one look at the town
     if any(resource in town.at(c).stored for c in town.cells_of("factory")):
         opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
                  for r in RESOURCES if r != resource]
@@ -1170,10 +1173,23 @@ def end_game(g: Game) -> None:
 
 
 def town_score(g: Game, p: Player) -> TownScore:
+    """The town's score (remembered: the end of a game and its result both ask)."""
     n = len(g.players)
     right = None if n == 1 else len(g.players[(p.seat - 1) % n].town.cells_of("feast_hall"))
-    return score_town(p.town, right_feast_halls=right, completion_place=p.place,
-                      shrine_value=p.shrine_value, game_types=tuple(g.cards))
+    key = (tuple((s.resource, s.building, tuple(s.stored)) for row in p.town.squares for s in row),
+           right, p.place, p.shrine_value, tuple(g.cards))
+    score = _TOWN_SCORES.get(key)
+    if score is None:
+        score = score_town(p.town, right_feast_halls=right, completion_place=p.place,
+                           shrine_value=p.shrine_value, game_types=tuple(g.cards))
+        if len(_TOWN_SCORES) >= SCORES_KEPT:
+            _TOWN_SCORES.pop(next(iter(_TOWN_SCORES), None), None)  # the oldest (never fails, even between threads)
+        _TOWN_SCORES[key] = score
+    return score
+
+
+SCORES_KEPT = 256
+_TOWN_SCORES: dict[tuple[Any, ...], TownScore] = {}  # read only: ``scores`` copies the lines
 
 
 def solo_rating(score: int) -> str:
@@ -1238,8 +1254,12 @@ def set_aside_five(g: Game) -> None:
 # --- Solo variant ---
 
 def pick_options(g: Game, p: Player) -> list[Option]:
-    return [Option(f"card:{i}", f"Take the {r} card", "card", f"resource:{r}")
-            for i, r in enumerate(g.revealed)]
+    return [pick_option(i, r) for i, r in enumerate(g.revealed)]
+
+
+@lru_cache(maxsize=64)
+def pick_option(index: int, resource: Resource) -> Option:
+    return Option(f"card:{index}", f"Take the {resource} card", "card", f"resource:{resource}")
 
 
 def pick_card(g: Game, p: Player, option_id: str) -> None:
