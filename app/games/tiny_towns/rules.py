@@ -1409,7 +1409,17 @@ def own_parts(p: Player) -> dict[str, Any]:
         "dealt": p.dealt[:], "cavern": p.cavern[:], "watch": p.watch[:], "built_types": p.built_types[:],
         "fresh": [cell[:] for cell in p.fresh],
         "placing": dict(p.placing) if p.placing else p.placing,  # values: resources or None
-        "pending": plain(p.pending) if p.pending else p.pending,
-        "construction": plain(p.construction) if p.construction else p.construction,
+        "pending": own_pending(p.pending) if p.pending else p.pending,
+        "construction": own_construction(p.construction) if p.construction else p.construction,
         "effects": plain(p.effects) if p.effects else [],
     }
+
+
+def own_pending(pending: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a chosen placement: words, and maybe a cell ([row, column])."""
+    return {**pending, "cell": pending["cell"][:]} if "cell" in pending else dict(pending)
+
+
+def own_construction(con: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a construction in progress: the card and the cells picked so far."""
+    return {**con, "picked": [cell[:] for cell in con["picked"]]}
