@@ -19,7 +19,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_key, board_spaces, groups, options, settle_sources,
+from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_key, board_spaces, groups, listed, settle_sources,
                     spaces_for_value)
 
 Seat = int
@@ -41,7 +41,7 @@ def tile_of(g: Game, option_id: str) -> str:
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
-    offered = [o.id for o in options(state, seat)]
+    offered = [o.id for o in listed(state, seat)]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     onward = [o for o in offered if o != "cancel"] or offered

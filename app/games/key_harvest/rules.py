@@ -34,14 +34,13 @@ Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
 from functools import lru_cache
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
-from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.plainstate import dump_game, load_game, plain
 from app.games.rng import Rng
 
@@ -1288,60 +1287,28 @@ CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
 
 def options(g: Game, seat: Seat) -> list[Option]:
     """Every legal choice for the seat now, in a stable order."""
-    listed = listing(g, seat)
-    if listed:
-        _listed.keep(g, seat, listed)
-    return listed
-
-
-def listing(g: Game, seat: Seat) -> list[Option]:
     if g.phase == OVER or seat not in to_act(g):
         return []
     p = g.players[seat]
     return QUEUE_OPTIONS[g.queue[0]["do"]](g, p) if g.queue else turn_options(g, p)
 
 
+# What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
+_LISTED = ListedOnce(lambda g, seat: options(g, seat))
+
+
+def listed(g: Game, seat: Seat) -> list[Option]:
+    """``options``, for a caller that next applies one of them to this very game (the bot)."""
+    return _LISTED.listed(g, seat)
+
+
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    kept = _listed.take(g, seat)
-    offered = (lambda: kept[1]) if kept else (lambda: listing(g, seat))
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered, option_id)
-    g = kept[0] if kept else clone(g)
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
+    g = clone(g)
     CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
     run_queue(g)
     return g
-
-
-class ListedOptions(threading.local):
-    """The options last listed on this thread, with a copy of the game taken then.
-
-    A seat's options are almost always listed just before one of them is applied to the
-    same game (a bot, the server checking a move); ``apply`` then takes both instead of
-    listing again and copying again. It takes them only when the game still equals the
-    copy (a test may change a game in place between the two), and only once: the copy
-    becomes the new game.
-    """
-
-    game: Game | None = None
-    seat: Seat = -1
-    copy: Game | None = None
-    listed: tuple[Option, ...] = ()
-
-    def keep(self, g: Game, seat: Seat, listed: list[Option]) -> None:
-        if not isinstance(g.log, GameLog):  # a test's hand-made game (a plain list as its log): no copy
-            self.game = self.copy = None
-            return
-        self.game, self.seat, self.copy, self.listed = g, seat, clone(g), tuple(listed)
-
-    def take(self, g: Game, seat: Seat) -> tuple[Game, tuple[Option, ...]] | None:
-        copy, listed = self.copy, self.listed
-        if self.game is not g or self.seat != seat or copy is None:
-            return None
-        self.game = self.copy = None
-        return (copy, listed) if copy == g else None
-
-
-_listed = ListedOptions()
 
 
 # --- Saving: plain JSON ---

@@ -186,3 +186,23 @@ def test_listing_then_applying_twice_gives_two_games_of_their_own():
     assert first is not second and snapshot(first) == snapshot(second)
     first.queue[0]["bid"]["red"] = 1
     assert second.queue[0]["bid"] == {} and snapshot(g) == before
+
+
+def test_options_the_bot_listed_are_reused_once_and_only_for_that_game_and_seat(monkeypatch):
+    from .support import game, give
+    g = give(game(), 0, "red")
+    offered = [o.id for o in kh.rules.listed(g, 0)]
+    assert offered == [o.id for o in kh.options(g, 0)]
+    with pytest.raises(IllegalAction):
+        kh.apply(g, 0, "confirm")  # not listed: refused against the kept list
+    kh.rules.listed(g, 0)
+
+    def listing_again(*_):
+        raise AssertionError("listed twice")
+    with monkeypatch.context() as patch:
+        patch.setattr(kh.rules, "options", listing_again)
+        after = kh.apply(g, 0, offered[0])  # checked against the kept list, not listed again
+    assert after is not g and snapshot(after) != snapshot(g)
+    with pytest.raises(AssertionError, match="listed twice"), monkeypatch.context() as patch:
+        patch.setattr(kh.rules, "options", listing_again)
+        kh.apply(g, 0, offered[0])  # the kept list was used once: listed afresh
