@@ -19,7 +19,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_key, board_spaces, groups, listed, settle_sources,
+from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed, settle_sources,
                     spaces_for_value)
 
 Seat = int
@@ -57,21 +57,25 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
 def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
     """Own store first, then a good purchase, a strong worker, the registry, a ripe group,
     a worker worth playing."""
-    own = [o for o in onward if o.startswith(f"take:{p.seat}:")]
+    of = by_kind(onward)
+    takes = of.get("take", [])
+    mine = f"take:{p.seat}:"
+    own = [o for o in takes if o.startswith(mine)]
     if own:
         return own[0]
-    buys = [o for o in onward if o.startswith("take:") and touching(p, tile_of(g, o)) >= 2]
+    buys = [o for o in takes if touching(p, tile_of(g, o)) >= 2]
     if buys and sum(p.counters.values()) >= 6:
         return max(buys, key=lambda o: touching(p, tile_of(g, o)))
-    plays = [o for o in onward if o.startswith("play:")]
-    best_play, worth = best_worker(g, p, plays)
+    best_play, worth = best_worker(g, p, of.get("play", []))
     if best_play and worth >= STRONG:
         return best_play
-    registry = [o for o in onward if o.startswith("registry:")]
+    registry = of.get("registry")
     if registry:
         return max(registry, key=lambda o: (touching(p, tile_of(g, o)), -int(o.split(":")[1])))
-    harvests = [o for o in onward if o.startswith("harvest:")]
-    ripe = {o: sum(not p.fields[r] for r in group_of(p, o)) for o in harvests}
+    harvests = of.get("harvest", [])
+    if harvests:
+        group = {grp[0]: grp for grp in board_groups(frozenset(p.fields))}
+        ripe = {o: sum(not p.fields[r] for r in group[o[8:]]) for o in harvests}
     if harvests and (max(ripe.values()) >= 2 or sum(p.counters.values()) < 3):
         return max(harvests, key=lambda o: ripe[o])
     if best_play and worth >= WORTH_A_PLAY and rng.randrange(3):
@@ -81,9 +85,14 @@ def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
     return "end"
 
 
-def group_of(p: Player, option_id: str) -> list[str]:
-    first = option_id.removeprefix("harvest:")
-    return next(grp for grp in groups(p) if grp[0] == first)
+def by_kind(onward: list[str]) -> dict[str, list[str]]:
+    """The option ids by the word before their first colon, in listed order."""
+    out: dict[str, list[str]] = {}
+    for o in onward:
+        kind, colon, _ = o.partition(":")
+        if colon:
+            out.setdefault(kind, []).append(o)
+    return out
 
 
 def bid_choice(g: Game, p: Player, onward: list[str]) -> str:
@@ -102,15 +111,16 @@ def step_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
     """Inside a step: the fewest-held crop when taking counters; the first target of a
     power or event; a space where the worker touches most fields; a second tile when it
     is free or joins a group."""
-    gains = [o for o in onward if o.startswith("gain:")]
+    kinds = by_kind(onward)
+    gains = kinds.get("gain")
     if gains:
         return min(gains, key=lambda o: (p.counters[o[5:]], CROPS.index(o[5:])))
-    spaces = [o for o in onward if o.startswith("space:")]
+    spaces = kinds.get("space")
     if spaces:
-        worker = g.queue[0]["worker"]
-        return max(spaces, key=lambda o: (power_worth(g, p, worker, o.removeprefix("space:")),
+        worker, tiles = g.queue[0]["worker"], {}
+        return max(spaces, key=lambda o: (power_worth(g, p, worker, o.removeprefix("space:"), tiles),
                                           touching(p, o.removeprefix("space:")), o))
-    power = power_choice(g, p, onward)
+    power = power_choice(g, p, onward, kinds)
     if power:
         return power
     second = [o for o in onward if o.startswith(f"take:{p.seat}:") or
@@ -477,8 +487,11 @@ def power_worth(g: Game, p: Player, worker_id: str, space: str,
                 tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None = None) -> float:
     """What the worker's power would bring on that space, in counter-equivalents (a
     counter 1, a tile on the board 2 plus 0.5 for each field it joins, a ripe field 0.5,
-    a store tile 1.5), from public things and the bot's own board."""
-    return effects_worth(g, p, WORKERS[worker_id].effects, space, surroundings(p.fields, space), tiles)
+    a store tile 1.5), from public things and the bot's own board. (Every price is a
+    multiple of 0.5, so sums come out the same in any order.)"""
+    effects = WORKERS[worker_id].effects
+    return (space_price(worker_id, surroundings(p.fields, space)) + board_price(g, p, effects)
+            + settle_price(g, p, effects, space, tiles))
 
 
 def surroundings(fields: dict[str, bool], space: str) -> tuple[int, int, int]:
@@ -487,17 +500,14 @@ def surroundings(fields: dict[str, bool], space: str) -> tuple[int, int, int]:
     return len(near), sum(not fields[n] for n in near), len({FIELDS[n].crop for n in near})
 
 
-def effects_worth(g: Game, p: Player, effects: tuple[Effect, ...], space: str, around: tuple[int, int, int],
-                  tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> float:
-    """``power_worth`` from the space's ``surroundings``: all a power's price depends on
-    besides the space itself (which a settle effect may not take)."""
+@lru_cache(maxsize=None)  # a worker and a space's surroundings: a few thousand pairs at most
+def space_price(worker_id: str, around: tuple[int, int, int]) -> float:
+    """The part of a power's price that the fields next to its space decide."""
     near, ripe, crops = around
     bare = near - ripe
     worth = 0.0
-    for e in effects:
-        if e.kind == "gain":
-            worth += min(e.amount, sum(g.supply.values()))
-        elif e.kind == "reap":
+    for e in WORKERS[worker_id].effects:
+        if e.kind == "reap":
             worth += min(e.amount, ripe) * (e.per - 0.5)
         elif e.kind == "renew":
             worth += 0.5 * min(e.amount, bare)
@@ -509,13 +519,33 @@ def effects_worth(g: Game, p: Player, effects: tuple[Effect, ...], space: str, a
             worth -= 0.5 * ripe
         elif e.kind == "clear":
             worth -= 2.0 * min(e.amount, near)
-        elif e.kind == "settle":
-            priced = settle_prices(g, p, e.sources, tiles)
-            worth += sum([v for t, v in priced if t != space][:e.amount])
+    return worth
+
+
+def board_price(g: Game, p: Player, effects: tuple[Effect, ...]) -> float:
+    """The part of a power's price that is the same on every space (a settle effect's aside)."""
+    worth = 0.0
+    for e in effects:
+        if e.kind == "gain":
+            worth += min(e.amount, sum(g.supply.values()))
         elif e.kind == "cart":
             worth += 1.5 if any(g.registry) and len(p.store) < STORE_SIZE else 0.0
         elif e.kind == "swap":
             worth += max((1.5 * (len(q.store) - len(p.store)) for q in g.players if q is not p), default=0.0)
+    return worth
+
+
+SETTLES = frozenset(w.id for w in WORKERS.values() if any(e.kind == "settle" for e in w.effects))
+
+
+def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str,
+                 tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> float:
+    """The settle effects' price on a space: the dearest tiles but the space's own."""
+    worth = 0.0
+    for e in effects:
+        if e.kind == "settle":
+            priced = settle_prices(g, p, e.sources, tiles)
+            worth += sum([v for t, v in priced if t != space][:e.amount])
     return worth
 
 
@@ -546,19 +576,20 @@ def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float
     tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
     takeable: set[str] | None = None
     for o in plays:
-        w = o.removeprefix("play:")
-        cases = space_cases(fields, board, WORKERS[w].value)
+        w = WORKERS[o[5:]]
+        cases = space_cases(fields, board, w.value)
         if not cases:
             continue
-        effects = WORKERS[w].effects
         # Spaces with the same surroundings price the same, unless a settle effect could
         # take the tile of the space itself: such a space is priced on its own.
-        settles = any(e.kind == "settle" for e in effects)
-        if settles and takeable is None:
-            takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
-        here = max(effects_worth(g, p, effects, s, around, tiles)
-                   for around, spaces in cases for s in priced_spaces(spaces, takeable if settles else None)) \
-            + POINTS_SHARE * WORKERS[w].value
+        if w.id in SETTLES:
+            if takeable is None:
+                takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
+            here = max(space_price(w.id, around) + settle_price(g, p, w.effects, s, tiles)
+                       for around, spaces in cases for s in priced_spaces(spaces, takeable))
+        else:
+            here = max(space_price(w.id, around) for around, _ in cases)
+        here += board_price(g, p, w.effects) + POINTS_SHARE * w.value
         if here > worth:
             best, worth = o, here
     return best, worth
@@ -586,35 +617,31 @@ def board_surroundings(fields: frozenset[tuple[str, bool]], board: BoardKey) -> 
         if not harvested:
             ripe |= BIT[ref]
     out = {}
-    for space, touching, _ in board_spaces(board):
-        if touching:
-            near = AROUND[space] & filled
-            out[space] = near.bit_count(), (near & ripe).bit_count(), sum(1 for crop in CROP_BITS if near & crop)
+    b, g, o, r, y = CROP_BITS
+    for space, _, _ in board_spaces(board):
+        near = AROUND[space] & filled
+        out[space] = (near.bit_count(), (near & ripe).bit_count(),
+                      bool(near & b) + bool(near & g) + bool(near & o) + bool(near & r) + bool(near & y))
     return out
 
 
 CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
+assert len(CROP_BITS) == 5  # unrolled in board_surroundings
 
 
-def priced_spaces(spaces: tuple[str, ...], takeable: set[str] | None) -> list[str]:
+def priced_spaces(spaces: tuple[str, ...], takeable: set[str]) -> list[str]:
     """One space of a case, and every space whose own tile a settle effect could take."""
-    if takeable is None:
-        return [spaces[0]]
     own = [s for s in spaces if s in takeable]
     other = next((s for s in spaces if s not in takeable), None)
     return own + [other] if other is not None else own
 
 
-def power_choice(g: Game, p: Player, onward: list[str]) -> str | None:
-    """A worker power's step: the best target of its kind, or stop (a bell) when none helps."""
-    by_kind: dict[str, list[str]] = {}
-    for o in onward:
-        kind, colon, _ = o.partition(":")
-        if colon:
-            by_kind.setdefault(kind, []).append(o)
+def power_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]]) -> str | None:
+    """A worker power's step: the best target of its kind, or stop (a bell) when none helps.
+    (``kinds``: the options ``by_kind``.)"""
 
     def of(kind: str) -> list[str]:
-        return by_kind.get(kind, [])
+        return kinds.get(kind, [])
 
     if of("settle"):
         return max(of("settle"), key=lambda o: (touching(p, o[7:]), o))

@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
-from app.games.plainstate import dump_game, load_game, plain
+from app.games.plainstate import dump_game, load_game
 from app.games.rng import Rng
 
 from .content import (AUTOMATIC, BELL, CHECK_SPACE, CHECK_TILES, CROP_KINDS, CROPS, EVENT_SPACES, EVENTS,
@@ -206,7 +206,8 @@ def board_key(p: Player) -> BoardKey:
 
 def open_spaces(p: Player) -> tuple[OpenSpace, ...]:
     """Spaces a worker could stand on, as (space, field tiles it touches, worker already
-    there): no field tile on it and no worker next to it."""
+    there): no field tile on it, no worker next to it, and at least one field tile next to
+    it (every worker needs one)."""
     return board_spaces(board_key(p))
 
 
@@ -215,15 +216,25 @@ def open_spaces(p: Player) -> tuple[OpenSpace, ...]:
 @lru_cache(maxsize=4096)
 def board_spaces(board: BoardKey) -> tuple[OpenSpace, ...]:
     tiles, workers = board
-    there = dict(workers)
-    filled = 0
+    filled = reach = 0
     for ref in tiles:
         filled |= BIT[ref]
+        reach |= AROUND[ref]
     blocked = filled
-    for ref in there:
+    for ref, _ in workers:
         blocked |= AROUND[ref]  # a space next to a worker
-    return tuple((ref, (AROUND[ref] & filled).bit_count(), there.get(ref)) for ref in NEIGHBOURS
-                 if not BIT[ref] & blocked)
+    there = dict(workers)
+    out = []
+    free = reach & ~blocked
+    while free:  # lowest bit first: the board's order
+        low = free & -free
+        ref = SPACE_AT[low]
+        out.append((ref, (AROUND[ref] & filled).bit_count(), there.get(ref)))
+        free ^= low
+    return tuple(out)
+
+
+SPACE_AT: dict[int, Ref] = {bit: ref for ref, bit in BIT.items()}
 
 
 def worker_spaces(p: Player, worker_id: str, replace: bool = True, board: BoardKey | None = None) -> list[Ref]:
@@ -428,13 +439,18 @@ def end_turn(g: Game) -> None:
 
 def harvest_options(p: Player) -> list[Option]:
     """Each group with an unharvested field in it."""
-    fields = p.fields
+    return list(board_harvests(p.seat, frozenset(p.fields.items())))
+
+
+@lru_cache(maxsize=4096)  # kept per board, field sides included
+def board_harvests(seat: Seat, fields: frozenset[tuple[Ref, bool]]) -> tuple[Option, ...]:
+    harvested = dict(fields)
     out = []
-    for grp in board_groups(frozenset(fields)):
-        ripe = tuple(r for r in grp if not fields[r])
+    for grp in board_groups(frozenset(harvested)):
+        ripe = tuple(r for r in grp if not harvested[r])
         if ripe:
-            out.append(harvest_option(p.seat, grp, ripe))
-    return out
+            out.append(harvest_option(seat, grp, ripe))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -1324,25 +1340,35 @@ def load(raw: dict[str, Any]) -> Game:
 def clone(g: Game) -> Game:
     """An independent copy, made field by field: every action copies the game once, so
     this is the playouts' and the server's single largest cost after the options."""
-    copy = dict(vars(g))  # str, int, bool and None fields are shared as they are
+    copy = vars(g).copy()  # str, int, bool and None fields are shared as they are
     for name in _FLAT_FIELDS:
         copy[name] = copy[name].copy()
-    copy["options"] = plain(g.options)
-    # A job may hold a bid or the step to go back to: those are copied whole.
-    copy["queue"] = [{k: plain(v) if isinstance(v, (dict, list)) else v for k, v in job.items()} for job in g.queue]
+    copy["options"] = g.options.copy()  # validated: bools and strings only
+    copy["queue"] = [_clone_job(job) for job in g.queue]
     copy["players"] = [_clone_player(p) for p in g.players]
     copy["log"] = GameLog(g.log.recent, g.log.total)
-    game = type(g).__new__(type(g))
+    game = Game.__new__(Game)  # every attribute is set here: no __init__
     game.__dict__ = copy
     return game
 
 
 def _clone_player(p: Player) -> Player:
-    player = type(p).__new__(type(p))
-    player.__dict__ = {"seat": p.seat, "colour": p.colour, "counters": p.counters.copy(), "fields": p.fields.copy(),
-                       "workers": p.workers.copy(),
-                       "store": [{**entry, "bid": entry["bid"].copy()} for entry in p.store]}
+    player = Player.__new__(Player)
+    copy = player.__dict__ = p.__dict__.copy()  # seat and colour as they are
+    copy["counters"] = p.counters.copy()
+    copy["fields"] = p.fields.copy()
+    copy["workers"] = p.workers.copy()
+    copy["store"] = [{"tile": e["tile"], "bid": e["bid"].copy()} for e in p.store] if p.store else []
     return player
+
+
+def _clone_job(job: Job) -> Job:
+    """A step of the queue: plain values, but for a bid's counters and the step it goes
+    back to on "cancel"."""
+    if job["do"] != "bid":
+        return job.copy()
+    back = job["back"]
+    return {**job, "bid": job["bid"].copy(), "back": back and back.copy()}
 
 
 # Lists and dicts of immutable values: a shallow copy is a whole copy.
