@@ -617,6 +617,17 @@ def match_code(values: Any) -> int:
     return code
 
 
+_BYTE_LOW_BITS = sum(1 << square_shift(n) for n in range(SIZE * SIZE))
+
+
+def held_count(code: int) -> int:
+    """How many squares hold something in a match code (each byte folded onto its low bit)."""
+    code |= code >> 4
+    code |= code >> 2
+    code |= code >> 1
+    return (code & _BYTE_LOW_BITS).bit_count()
+
+
 def squares_in(code: int) -> list[int]:
     """The squares (reading-order indices) whose byte in ``code`` is not zero."""
     found = []
@@ -663,11 +674,13 @@ class FitMemo:
 
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
-        try:
-            return self.found[card_id]
-        except KeyError:  # only a layout through a square holding something can fit
-            n = self.found[card_id] = _first_fit(self.code, _layouts_through(card_id, tuple(squares_in(self.code))))
-            return n
+        if card_id not in self.found:
+            # Only a layout through a square holding something can fit, and only with as
+            # many such squares as the pattern has (a town's first cubes fit nothing).
+            held = squares_in(self.code)
+            self.found[card_id] = (_first_fit(self.code, _layouts_through(card_id, tuple(held)))
+                                   if len(held) >= pattern_size(card_id) else None)
+        return self.found[card_id]
 
     def fits_any(self, cards: Any) -> bool:
         found = self.found
@@ -688,8 +701,9 @@ class FitMemo:
                 found[card] = _first_fit(code, _fit_layouts(card))
         gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
-            for card, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
-                if found.get(card, 0) is None:  # asked about before, and did not fit
+            held = held_count(code)
+            for card, size, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
+                if size <= held and found.get(card, 0) is None:  # could fit, asked about before, did not fit
                     for n, need, all_wild in candidates:  # ``_first_fit``, inline: the hottest loop
                         if code & need == need and code & all_wild != all_wild:
                             found[card] = n
@@ -735,9 +749,10 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _wanting_at(square: int, match: int) -> tuple[tuple[str, tuple[FitLayout, ...]], ...]:
-    """``_layouts_wanting`` for every card that has some."""
-    return tuple((card, wanting) for card in ALL_CARDS if (wanting := _layouts_wanting(card, square, match)))
+def _wanting_at(square: int, match: int) -> tuple[tuple[str, int, tuple[FitLayout, ...]], ...]:
+    """``_layouts_wanting`` for every card that has some, with its pattern's size."""
+    return tuple((card, pattern_size(card), wanting) for card in ALL_CARDS
+                 if (wanting := _layouts_wanting(card, square, match)))
 
 
 @lru_cache(maxsize=None)
@@ -790,7 +805,7 @@ def construction_options(g: Game, p: Player) -> list[Option]:
     if con:
         card, picked = con["card"], [tuple(c) for c in con["picked"]]
         name = card_name(card)
-        if len(picked) == len(ALL_CARDS[card].shape):
+        if len(picked) == pattern_size(card):
             return [Option(f"site:{cell_id(c)}", f"Put the {name} on {cell_name(c)}", "site",
                            f"cell:{cell_id(c)}") for c in sites(g, p, card, picked)] + [cancel_option()]
         return [Option(f"pick:{cell_id(c)}", f"Use {what_is_on(p.town, c)} on {cell_name(c)}",
@@ -851,6 +866,12 @@ def check_step_over(g: Game) -> None:
 
 
 # --- Building Construction: layouts, rotated and mirrored ---
+
+@lru_cache(maxsize=None)
+def pattern_size(card_id: str) -> int:
+    """How many squares the card's pattern has."""
+    return len(ALL_CARDS[card_id].shape)
+
 
 @lru_cache(maxsize=None)
 def layouts(card_id: str) -> tuple[Layout, ...]:
