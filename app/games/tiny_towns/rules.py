@@ -577,7 +577,7 @@ RESOURCE_BITS = {r: 1 << n for n, r in enumerate(RESOURCES)}
 WILD_BIT = 1 << len(RESOURCES)
 WILD_BITS = WILD_BIT | (WILD_BIT - 1)  # a wild square matches every resource
 SQUARE_BITS = 0xFF
-WILD = "*"  # the match value of a wild square, for ``match_code``
+WILD = "*"  # the match value of a wild square (a Trading Post from an earlier round)
 
 
 def square_shift(index: int) -> int:
@@ -585,21 +585,21 @@ def square_shift(index: int) -> int:
     return 8 * index
 
 
-_CUBE_CODES = tuple({r: bit << square_shift(n) for r, bit in RESOURCE_BITS.items()} for n in range(SIZE * SIZE))
+# Per square (reading order): what each match value adds to a match code there.
+_SQUARE_CODES = tuple({**{r: bit << square_shift(n) for r, bit in RESOURCE_BITS.items()},
+                       WILD: WILD_BITS << square_shift(n)} for n in range(SIZE * SIZE))
 
 
 def town_code(p: Player) -> int:
     """The match code of the player's town now: a cube matches its resource (never one
     stored on a building), a Trading Post is wild from the round after it was built."""
-    code, n = 0, 0
-    for row in p.town.squares:
-        for square in row:
-            if square.building is None:
-                if square.resource is not None:
-                    code |= _CUBE_CODES[n][square.resource]
-            elif square.building == "trading_post":
-                code |= WILD_BITS << square_shift(n)
-            n += 1
+    code = 0
+    for codes, square in zip(_SQUARE_CODES, chain.from_iterable(p.town.squares)):
+        if square.building is None:
+            if square.resource is not None:
+                code |= codes[square.resource]
+        elif square.building == "trading_post":
+            code |= codes[WILD]
     for r, c in p.fresh:  # a Trading Post built this round is not wild yet
         shift = square_shift(r * SIZE + c)
         if code >> shift & WILD_BIT:
