@@ -19,7 +19,7 @@ from typing import Any
 
 from app.games.rng import Rng
 
-from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, ROAD, SEASONS, SKILLS, Card, Effect
+from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
                     live_panel, powers, season_name, shape_neighbours, where)
 from .scoring import accepts
@@ -371,24 +371,19 @@ def _neighbourhood(p: Player) -> list[tuple[frozenset[str], frozenset[str], bool
 
 
 def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
-    """rules.spots, each with the places in the village of the cards it would touch
-    (rules.touching, for a card not placed yet), once per decision."""
+    """rules.spots, each with the places in the village of the cards it would touch (as
+    rules.touching: the neighbours in its row, and in the other row the cards under or over
+    its halves), once per decision."""
     from .rules import spots
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        village = p.village
+        at = {(e["row"], e["col"]): i for i, e in enumerate(p.village)}
+        other, over = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
         out = []
         for col in spots(p, row):
-            touched = []
-            for i, e in enumerate(village):
-                if e["row"] == row:
-                    if abs(e["col"] - col) != 1:
-                        continue
-                elif (e["col"] - col if e["row"] == ROAD else col - e["col"]) not in (0, 1):  # road minus river column
-                    continue
-                touched.append(i)
-            out.append((col, tuple(touched)))
+            near = [(row, col - 1), (row, col + 1), (other, col + over[0]), (other, col + over[1])]
+            out.append((col, tuple(sorted(at[x] for x in near if x in at))))
         known = _memo[key] = (p, out)
     return known[1]
 
