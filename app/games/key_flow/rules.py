@@ -164,7 +164,11 @@ def res_text(counts: dict[str, int]) -> str:
 
 def powers(p: Player) -> frozenset[str]:
     """The boats' ongoing powers this player has (boats placed before this turn)."""
-    return frozenset(CARDS[e["card"]].power for e in p.village if CARDS[e["card"]].power)  # type: ignore[misc]
+    found = [c.power for e in p.village if (c := CARDS[e["card"]]).power]
+    return frozenset(found) if found else NO_POWERS  # type: ignore[arg-type]
+
+
+NO_POWERS: frozenset[str] = frozenset()
 
 
 def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
@@ -329,6 +333,11 @@ def _use_of(card_id: str, panel: int) -> tuple[bool, bool]:
     return known
 
 
+def tokens_needed(c: Card, e: Entry) -> int:
+    """Keyple tokens that raise the card's keyples above those of the cards already on the building."""
+    return max(c.keyples, len(e["keyples"]) + 1) - c.keyples
+
+
 def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
     """(village owner, building, keyple tokens needed) a keyple card may go on now: a card
     with N keyples (raised by tokens, at most 3) goes on a road building holding fewer than
@@ -339,9 +348,8 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
             # the cheap tests first: a building already holding 3 keyple cards takes none
             if e["row"] != ROAD or len(e["keyples"]) >= 3 or not allowed(e["col"]):
                 continue
-            need = max(c.keyples, len(e["keyples"]) + 1)
-            tokens = need - c.keyples
-            if need <= 3 and tokens <= p.tokens and usable_by(e, owner, p.seat):
+            tokens = tokens_needed(c, e)
+            if c.keyples + tokens <= 3 and tokens <= p.tokens and usable_by(e, owner, p.seat):
                 out.append((owner, e, tokens))
     return sorted(out, key=lambda t: (t[0] != p.seat, t[0], t[1]["col"]))
 
@@ -398,8 +406,8 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
         p.chosen = {"card": p.choosing, "use": "discard"}
     elif kind == "on":
         owner, col = (int(x) for x in rest.split(":"))
-        tokens = next(t for o, e, t in targets(g, p, CARDS[p.choosing])
-                      if o == owner and e["col"] == col)
+        target = next(e for e in g.players[owner].village if e["row"] == ROAD and e["col"] == col)
+        tokens = tokens_needed(CARDS[p.choosing], target)  # a listed target: its legality is checked
         p.chosen = {"card": p.choosing, "use": "keyple", "owner": owner, "col": col, "tokens": tokens}
     else:
         p.chosen = {"card": p.choosing, "use": "build", "row": kind, "col": int(rest)}
