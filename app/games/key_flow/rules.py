@@ -845,26 +845,39 @@ def winter_deck(g: Game) -> None:
 def items(p: Player) -> dict[str, int]:
     """What this player can allocate to winter cards (see scoring.accepts for the kinds)."""
     out: dict[str, int] = {}
-
-    def add(kind: str, n: int = 1) -> None:
-        out[kind] = out.get(kind, 0) + n
+    get = out.get
     for e in p.village:
         c = CARDS[e["card"]]
         for r, n in e["res"].items():
-            add(r, n)
+            out[r] = get(r, 0) + n
         for a in c.animals:
-            add(f"icon:{a}")
+            out[f"icon:{a}"] = get(f"icon:{a}", 0) + 1
         if c.boat:
-            add("boat")
-        if any(x.kind == "transport" for x in live_action(e)):
-            add("cart")
+            out["boat"] = get("boat", 0) + 1
+        if _carts(e["card"], len(e["tiles"])):
+            out["cart"] = get("cart", 0) + 1
     for s in SKILLS:
-        add(s, p.skills[s] + p.doubles[s])
-    add("token", p.tokens)
+        out[s] = get(s, 0) + p.skills[s] + p.doubles[s]
+    out["token"] = get("token", 0) + p.tokens
     for cid in p.under_store:
-        c = CARDS[cid]
-        add(f"kcard:{c.colour}:{c.animal or '-'}")
+        kind = _kcards.get(cid)
+        if kind is None:
+            c = CARDS[cid]
+            kind = _kcards[cid] = f"kcard:{c.colour}:{c.animal or '-'}"
+        out[kind] = get(kind, 0) + 1
     return {k: n for k, n in out.items() if n}
+
+
+_kcards: dict[str, str] = {}  # a keyple card's item kind, by card id (content does not change)
+_transports: dict[tuple[str, int], bool] = {}  # by (card, panel)
+
+
+def _carts(card_id: str, panel: int) -> bool:
+    """Does this panel transport (the card counts as a cart in winter)?"""
+    known = _transports.get((card_id, panel))
+    if known is None:
+        known = _transports[(card_id, panel)] = any(x.kind == "transport" for x in CARDS[card_id].panels[panel].action)
+    return known
 
 
 def animal_count(p: Player, animal: str) -> int:
