@@ -182,12 +182,13 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         gain = c.panels[level + 1].points - c.panels[level].points
         if gain <= best or any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
             continue
-        if can_pay(p, e, cost, pw) is not None:
+        missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
+        if not missing:
             best = gain
             continue
         if not carts:
             continue
-        if moves_needed(p, at, shortfall(e, cost, pw), pw, carts) <= carts:
+        if moves_needed(p, at, missing, pw, carts) <= carts:
             best = gain
     return best
 
@@ -505,6 +506,9 @@ def transport_choice(p: Player, offered: list[str]) -> str:
         for r in needs(p, e):
             wanted += [(i, r, 3.0 + c.panels[-1].points / 10), (i, "gold", 2.5)]
     maps = {i: steps_from(p, i) for i, _, _ in wanted}
+    wanted_by: dict[str, list[tuple[int, float]]] = {}  # by resource: (place, weight), in the order above
+    for i, r, weight in wanted:
+        wanted_by.setdefault(r, []).append((i, weight))
     places = {where(x): i for i, x in enumerate(village)}
     best, best_v = "stop", 0.0
     for o in offered:
@@ -515,8 +519,8 @@ def transport_choice(p: Player, offered: list[str]) -> str:
         lacks = needs(p, village[src])
         v = -2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0
         gain = 0.0
-        for target, want_r, weight in wanted:
-            if want_r != r or target == src:
+        for target, weight in wanted_by.get(r, ()):
+            if target == src:
                 continue
             d = maps[target]
             if src in d and dst in d and d[dst] < d[src]:
