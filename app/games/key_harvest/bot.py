@@ -572,12 +572,12 @@ def bid_of(g: Game, target: str) -> float:
 def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float]:
     """The play priced highest (its power at its best space, plus a share of its points)."""
     best, worth = None, float("-inf")
-    fields, board = frozenset(p.fields.items()), board_key(p)
+    by_value = space_cases(frozenset(p.fields.items()), board_key(p))
     tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
     takeable: set[str] | None = None
     for o in plays:
         w = WORKERS[o[5:]]
-        cases = space_cases(fields, board, w.value)
+        cases = by_value[w.value]
         if not cases:
             continue
         # Spaces with the same surroundings price the same, unless a settle effect could
@@ -595,22 +595,27 @@ def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float
     return best, worth
 
 
-@lru_cache(maxsize=4096)
-def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey, value: int
-                ) -> tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...]:
-    """The spaces a worker of this value may take on this board (``fields``: each field
-    tile and whether it is harvested), grouped by their ``surroundings``."""
-    around = board_surroundings(fields, board)
-    cases: dict[tuple[int, int, int], list[str]] = {}
-    for space in spaces_for_value(board, value, True):
-        cases.setdefault(around[space], []).append(space)
-    return tuple((around, tuple(spaces)) for around, spaces in cases.items())
-
-
 @lru_cache(maxsize=1024)
+def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey
+                ) -> dict[int, tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...]]:
+    """For each worker value, the spaces a worker of that value may take on this board
+    (``fields``: each field tile and whether it is harvested), grouped by their
+    ``surroundings``. Kept: one reading of a board serves every worker."""
+    around = board_surroundings(fields, board)
+    out = {}
+    for value in WORKER_VALUES:
+        cases: dict[tuple[int, int, int], list[str]] = {}
+        for space in spaces_for_value(board, value, True):
+            cases.setdefault(around[space], []).append(space)
+        out[value] = tuple((around, tuple(spaces)) for around, spaces in cases.items())
+    return out
+
+
+WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
+
+
 def board_surroundings(fields: frozenset[tuple[str, bool]], board: BoardKey) -> dict[str, tuple[int, int, int]]:
-    """The ``surroundings`` of every open space that touches a field (kept: never changed),
-    counted on bit masks of the board's spaces."""
+    """The ``surroundings`` of every open space, counted on bit masks of the board's spaces."""
     filled = ripe = 0
     for ref, harvested in fields:
         filled |= BIT[ref]

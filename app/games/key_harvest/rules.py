@@ -533,19 +533,22 @@ def gain_is_settled(g: Game, job: Job) -> bool:
 
 def play_options(g: Game, p: Player) -> list[Option]:
     playable = playable_values(board_key(p))
-    return [PLAY_OPTIONS[w] for w in workers_at_home(g, p) if WORKERS[w].value in playable]
+    return [PLAY_OPTIONS[w] for w in workers_at_home(g, p) if playable >> WORKERS[w].value & 1]
 
 
 PLAY_OPTIONS = {w: Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}") for w in WORKERS}
 
 
 @lru_cache(maxsize=4096)
-def playable_values(board: BoardKey) -> frozenset[int]:
-    """The worker values that have a space on this board (replacing a lower worker counts)."""
-    reach: set[int] = set()
+def playable_values(board: BoardKey) -> int:
+    """The worker values that have a space on this board (replacing a lower worker counts),
+    as the bits of a number: bit 3 set when a worker of value 3 can be played."""
+    reach = 0
     for _, touching, there in board_spaces(board):
-        reach.update(range(WORKERS[there].value + 1 if there else 1, touching + 1))
-    return frozenset(reach)
+        above = WORKERS[there].value if there else 0
+        if touching > above:
+            reach |= (2 << touching) - (2 << above)  # bits above + 1 to touching
+    return reach
 
 
 def remove_options(p: Player) -> list[Option]:
