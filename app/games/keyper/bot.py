@@ -55,10 +55,10 @@ def fair_needs(g: Game, p: Player) -> dict[str, int]:
 
 
 def good_value(g: Game, p: Player, kind: str) -> float:
-    key = (p.seat, kind)
-    if key not in _goods:  # remembered for the decision
-        _goods[key] = good_worth(g, p, kind)
-    return _goods[key]
+    value = _goods.get(kind)
+    if value is None:  # remembered for the decision
+        value = _goods[kind] = good_worth(g, p, kind)
+    return value
 
 
 def good_worth(g: Game, p: Player, kind: str) -> float:
@@ -78,22 +78,21 @@ def good_worth(g: Game, p: Player, kind: str) -> float:
 def pens(p: Player) -> tuple[dict[str, int], int]:
     """Room for each animal on the player's buildings, and the animals held (once per
     decision: every animal's value asks)."""
-    if p.seat not in _pens:
+    if "pens" not in _once:
         room: dict[str, int] = {}
         for plot in p.plots.values():
             side = building_side(plot)
             if side:
                 for kind in set(side.houses):
                     room[kind] = room.get(kind, 0) + side.capacity
-        _pens[p.seat] = (room, sum(p.stock.get(a, 0) for a in ANIMALS))
-    return _pens[p.seat]
+        _once["pens"] = (room, sum(p.stock.get(a, 0) for a in ANIMALS))
+    return _once["pens"]
 
 
 def fair_needs_memo(g: Game, p: Player) -> dict[str, int]:
-    key = (p.seat, "needs")
-    if key not in _needs:
-        _needs[key] = fair_needs(g, p)
-    return _needs[key]
+    if "needs" not in _once:
+        _once["needs"] = fair_needs(g, p)
+    return _once["needs"]
 
 
 def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float:
@@ -118,22 +117,20 @@ def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float
 
 
 STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
-_needs: dict[tuple[int, str], dict[str, int]] = {}
+
+# Values remembered within one decision, for the seat deciding (``choose_among`` forgets them).
+_memo: dict[str, float] = {}  # a field kind's value
+_goods: dict[str, float] = {}  # a good's value
+_works: dict[str, float] = {}  # working a plot
+_once: dict[str, Any] = {}  # "needs": what the fairs still need, "pens": room for animals, "spots": the spaces' worth
 
 
-_memo: dict[tuple[int, str], float] = {}  # kind values within one decision (cleared by ``choose``)
-_goods: dict[tuple[int, str], float] = {}  # a good's value, likewise
-_pens: dict[int, tuple[dict[str, int], int]] = {}  # room for animals and animals held, likewise
-_works: dict[str, float] = {}  # working a plot, likewise
-_spots: dict[int, "Spots"] = {}  # every space's worth to the seat, likewise
-
-
-def kind_value(g: Game, p: Player, kind: str, board: int | None = None) -> float:
+def kind_value(g: Game, p: Player, kind: str) -> float:
     """How useful one repetition of a field is to the player now (remembered for the decision)."""
-    key = (p.seat, kind)
-    if key not in _memo:
-        _memo[key] = kind_worth(g, p, kind)
-    return _memo[key]
+    value = _memo.get(kind)
+    if value is None:
+        value = _memo[kind] = kind_worth(g, p, kind)
+    return value
 
 
 def kind_worth(g: Game, p: Player, kind: str) -> float:
@@ -241,9 +238,9 @@ def board_cells(board_id: int, fold: str) -> tuple[tuple[str, str, str | None, s
 
 
 def spots(g: Game, p: Player) -> Spots:
-    if p.seat not in _spots:
-        _spots[p.seat] = Spots(g, p)
-    return _spots[p.seat]
+    if "spots" not in _once:
+        _once["spots"] = Spots(g, p)
+    return _once["spots"]
 
 
 def plot_value(g: Game, p: Player, plot_id: str) -> float:
@@ -275,7 +272,7 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
     """One of the offered option ids; ``state`` may be the true game or one rebuilt from a
     seat's view (``choose_from_view``): the bot reads only what the seat may see."""
     if not worked_out_for(state, seat):
-        for memo in (_memo, _needs, _spots, _works, _goods, _pens):
+        for memo in (_memo, _goods, _works, _once):
             memo.clear()
     _worked[:] = [state, seat]
     if not offered:

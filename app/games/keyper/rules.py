@@ -436,17 +436,27 @@ def where_text(g: Game, p: Player, kind: str, where: str) -> str:
 def turn_options(g: Game, p: Player) -> list[Option]:
     out: list[Option] = []
     if p.keyper is None:
-        out += [Option(f"keyper:{b['id']}", f"Play your keyper on board {b['id']} (claim it)", "keyper",
-                       f"keyp:{b['id']}") for b in g.boards if b["keyper"] is None]
+        out += [keyper_option(b["id"]) for b in g.boards if b["keyper"] is None]
     for colour in dict.fromkeys(p.hand):
         if next(iter_place_targets(g, p, colour), None):  # somewhere to go (the first will do)
-            out.append(Option(f"keyple:{colour}", f"Play {a_keyple(KEYPLE_NAMES[colour])}", "keyple",
-                              f"hand:{p.seat}:{colour}"))
+            out.append(keyple_option(p.seat, colour))
     if out_of_hand(p):
         out += lay_options(g, p)
     if not out:
         out.append(Option("pass", "Pass", "pass"))
     return out
+
+
+# Options are immutable: the ones every turn lists are made once.
+
+@functools.cache
+def keyper_option(board_id: int) -> Option:
+    return Option(f"keyper:{board_id}", f"Play your keyper on board {board_id} (claim it)", "keyper", f"keyp:{board_id}")
+
+
+@functools.cache
+def keyple_option(seat: Seat, colour: str) -> Option:
+    return Option(f"keyple:{colour}", f"Play {a_keyple(KEYPLE_NAMES[colour])}", "keyple", f"hand:{seat}:{colour}")
 
 
 def has_turn(g: Game, p: Player) -> bool:
@@ -607,9 +617,16 @@ def join_gain(g: Game, job: Job, colour: str) -> int:
 
 def invite_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
-    out = [Option(f"join:{c}", f"Join with {a_keyple(KEYPLE_NAMES[c])} (you gain {join_gain(g, job, c)})",
-                  "join", f"hand:{p.seat}:{c}") for c in joinable_colours(g, job, p)]
-    return out + [Option("decline", "Decline the invitation", "decline")]
+    return [join_option(p.seat, c, join_gain(g, job, c)) for c in joinable_colours(g, job, p)] + [DECLINE]
+
+
+@functools.cache
+def join_option(seat: Seat, colour: str, gain: int) -> Option:
+    return Option(f"join:{colour}", f"Join with {a_keyple(KEYPLE_NAMES[colour])} (you gain {gain})", "join",
+                  f"hand:{seat}:{colour}")
+
+
+DECLINE = Option("decline", "Decline the invitation", "decline")
 
 
 def choose_invite(g: Game, p: Player, option_id: str) -> None:
@@ -744,7 +761,10 @@ def act_options(g: Game, p: Player) -> list[Option]:
         out = work_options(g, p, job)
     if not out:
         return []
-    return out + [Option("done", "Done (skip the rest of this action)", "done")]
+    return out + [DONE]
+
+
+DONE = Option("done", "Done (skip the rest of this action)", "done")
 
 
 def fair_text(fair_id: str) -> str:
@@ -823,11 +843,16 @@ def boat_options(g: Game, p: Player, job: Job) -> list[Option]:
     out = []
     for good in goods:
         if g.supply[good] > 0 and good not in done["sold"]:
-            out.append(Option(f"get:{good}", f"Take 1 {GOOD_NAMES[good]} from the boat", "get", None))
+            out.append(BOAT_GETS[good])
     for good in goods:
         if p.stock.get(good, 0) > 0 and good not in done["got"] and p.ship < SHIPPING_TRACK:
-            out.append(Option(f"sell:{good}", f"Sell 1 {GOOD_NAMES[good]} for {SHIP_STEP} shipping points", "sell", None))
+            out.append(BOAT_SELLS[good])
     return out
+
+
+BOAT_GETS = {good: Option(f"get:{good}", f"Take 1 {GOOD_NAMES[good]} from the boat", "get", None) for good in GOODS}
+BOAT_SELLS = {good: Option(f"sell:{good}", f"Sell 1 {GOOD_NAMES[good]} for {SHIP_STEP} shipping points", "sell", None)
+              for good in GOODS}
 
 
 def work_variants(g: Game, p: Player, a: Act) -> list[str]:
@@ -987,7 +1012,10 @@ def choose_done(g: Game, p: Player, option_id: str) -> None:
 
 
 def cancel_option() -> Option:
-    return Option("cancel", "Cancel", "cancel")
+    return CANCEL
+
+
+CANCEL = Option("cancel", "Cancel", "cancel")
 
 
 def choose_cancel(g: Game, p: Player, option_id: str) -> None:
@@ -1431,6 +1459,10 @@ def step_is_settled(g: Game, job: Job) -> bool:
             return not can_build(g, p, job["kind"])  # the same test, without writing the options
         if job["kind"] == "upgrade":
             return not can_upgrade(p)
+        if job["kind"] == "tile":
+            return not any(g.display)  # a tile to take
+        if job["kind"] == "fair":
+            return not g.winter_fairs  # a winter fair to take
         return not act_options(g, p)
     if kind == "final":
         return not lay_targets(g, g.players[job["seat"]])
