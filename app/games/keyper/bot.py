@@ -393,7 +393,7 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
     if kind == "boat":
         sells = [o for o in onward if o.startswith("sell:")]
         gets = [o for o in onward if o.startswith("get:")]
-        needed = fair_needs(g, p)
+        needed = fair_needs_memo(g, p)
         sells = [o for o in sells if not needed.get(o.split(":")[1])]
         worth = {o: good_value(g, p, o.split(":")[1]) for o in gets}
         worth |= {o: SHIP_STEP - 0.5 * good_value(g, p, o.split(":")[1]) + rng.randrange(10) / 20 for o in sells}

@@ -181,6 +181,13 @@ def tile_name(tile: str) -> str:
     return BUILDINGS[tile].front.name
 
 
+def without(items: list[str], item: str) -> list[str]:
+    """A new list less the first ``item`` (lists a clone shares are replaced, never changed)."""
+    out = list(items)
+    out.remove(item)
+    return out
+
+
 # ``clone`` shares each player's plots and each board's spaces with the game it copies (an
 # action changes one or two of them): a rule takes its own copy before changing one.
 
@@ -499,7 +506,7 @@ def lay_keyp_tile(g: Game, p: Player) -> None:
             good = max(GEMS, key=lambda k: (g.supply[k], -GEMS.index(k)))
         if gain(g, p, good):
             got.append(f"1 {GOOD_NAMES[good]}")
-    p.keyp_down += p.keyp
+    p.keyp_down = p.keyp_down + p.keyp
     p.keyp = []
     g.log.append(f"{seat_ref(p.seat)} lays down the keyples on their keyp tile: {', '.join(got) or 'nothing'}.")
 
@@ -555,7 +562,7 @@ def choose_place(g: Game, p: Player, option_id: str) -> None:
         g.queue.pop(0)
         board = board_of(g, job["river"])
         board["boat"] = where
-        g.boats.remove(where)
+        g.boats = without(g.boats, where)
         g.log.append(f"{seat_ref(p.seat)} puts the {BOATS[where].name} on the river of board {board['id']}.")
         play_on_field(g, p, colour, board, "river")
     else:
@@ -804,13 +811,20 @@ def build_options(g: Game, p: Player, job: Job) -> list[Option]:
                        "plot", f"plot:{p.seat}:{pid}") for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
     out = []
     room = {area: bool(free_plots(p, area)) for area in ("farm", "village")}
-    for src, tile in build_sources(g, p):
-        cost = build_cost(job, tile)
-        if room[BUILDINGS[tile].area] and payment(p.stock, cost) is not None:
-            where = src.split(":")[0]
-            target = f"display:{src.split(':')[1]}" if where == "display" else f"{where}:{p.seat}:{tile}"
-            out.append(Option(f"build:{src}", f"Build {tile_name(tile)} ({cost_text(cost)})", "build", target))
+    # the sources of ``build_sources``, in its order; a source's string only for a tile that can be built
+    for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
+        for i, tile in enumerate(tiles):
+            if tile and room[BUILDINGS[tile].area] and payment(p.stock, build_cost(job, tile)) is not None:
+                out.append(build_option(p.seat, job["kind"], where, str(i) if where == "display" else tile, tile))
     return out
+
+
+@functools.cache
+def build_option(seat: Seat, kind: str, where: str, ref: str, tile: str) -> Option:
+    """Building a tile from home, held tiles or the display slot ``ref`` (made once: immutable)."""
+    target = f"display:{ref}" if where == "display" else f"{where}:{seat}:{tile}"
+    return Option(f"build:{where}:{ref}", f"Build {tile_name(tile)} ({cost_text(build_cost({'kind': kind}, tile))})",
+                  "build", target)
 
 
 def can_build(g: Game, p: Player, kind: str) -> bool:
@@ -893,7 +907,7 @@ def choose_take(g: Game, p: Player, option_id: str) -> None:
     assert tile
     g.display[slot] = None
     g.refill.append(slot)
-    p.held.append(tile)
+    p.held = p.held + [tile]
     g.log.append(f"{seat_ref(p.seat)} takes {tile_name(tile)} from the display.")
     finish_repetition(g)
 
@@ -914,9 +928,9 @@ def choose_plot(g: Game, p: Player, option_id: str) -> None:
     pay(g, p, paid)
     where, ref = src.split(":")
     if where == "home":
-        p.home.remove(tile)
+        p.home = without(p.home, tile)
     elif where == "held":
-        p.held.remove(tile)
+        p.held = without(p.held, tile)
     else:
         g.display[int(ref)] = None
         g.refill.append(int(ref))
@@ -942,8 +956,8 @@ def choose_upgrade(g: Game, p: Player, option_id: str) -> None:
 
 def choose_winter(g: Game, p: Player, option_id: str) -> None:
     fair_id = option_id.split(":")[1]
-    g.winter_fairs.remove(fair_id)
-    p.winter.append(fair_id)
+    g.winter_fairs = without(g.winter_fairs, fair_id)
+    p.winter = p.winter + [fair_id]
     g.log.append(f"{seat_ref(p.seat)} takes the winter fair {fair_id} ({fair_text(fair_id)}).")
     finish_repetition(g)
 
@@ -1085,10 +1099,10 @@ def choose_fair(g: Game, p: Player, option_id: str) -> None:
     for good, n in paid.items():
         p.stock[good] -= n
     if fair.season == "winter":
-        p.winter.remove(fair_id)
+        p.winter = without(p.winter, fair_id)
     else:
-        del p.fairs[fair.season]
-    p.shown.append({"id": fair_id, "side": side_name, "points": points, "season": season_name(g), "goods": paid})
+        p.fairs = {season: f for season, f in p.fairs.items() if season != fair.season}
+    p.shown = p.shown + [{"id": fair_id, "side": side_name, "points": points, "season": season_name(g), "goods": paid}]
     g.log.append(f"{seat_ref(p.seat)} holds the {'winter' if fair.season == 'winter' else fair.season} fair "
                  f"{fair_id}, displaying {goods_text(paid)}: {points} points.")
     if not fair_options(g, p)[:-1]:
@@ -1098,9 +1112,10 @@ def choose_fair(g: Game, p: Player, option_id: str) -> None:
 
 def discard_fair(g: Game, p: Player) -> None:
     season = season_name(g)
-    own = p.fairs.pop(season, None)
+    own = p.fairs.get(season)
     if own:
-        g.fair_out.append(own)
+        p.fairs = {s: f for s, f in p.fairs.items() if s != season}
+        g.fair_out = g.fair_out + [own]
         g.log.append(f"{seat_ref(p.seat)} does not hold their {season} fair; it is discarded unseen.")
 
 
@@ -1227,7 +1242,8 @@ def end_after_fairs(g: Game) -> None:
         return
     g.season += 1
     rng = Rng(g.rng)
-    g.discard += [t for t in g.display if t]
+    g.discard = g.discard + [t for t in g.display if t]
+    g.bag = list(g.bag)  # this game's own, to draw from
     if season_name(g) == "summer":  # the non-spring tiles join the bag at the start of summer
         g.bag += [t for t, b in COUNTRY.items() if b.season != "spring"]
         rng.shuffle(g.bag)
@@ -1340,8 +1356,7 @@ def surplus_options(g: Game, p: Player) -> list[Option]:
 def put_on_keyp(g: Game, p: Player, colours: list[str]) -> None:
     for c in colours:
         p.hand.remove(c)
-        p.keyp.append(c)
-    p.keyp = keyple_sort(p.keyp)
+    p.keyp = keyple_sort(p.keyp + colours)
     size = TEAM_SIZE[len(g.players)]
     g.log.append(f"{seat_ref(p.seat)} has more than {size} keyples: {', '.join(colours)} go onto the keyp tile.")
 
@@ -1474,7 +1489,7 @@ def next_turn(g: Game) -> None:
     season ends, or the next player clockwise with something to do takes a turn."""
     for slot in sorted(g.refill):
         if g.display[slot] is None and g.bag:
-            g.display[slot] = g.bag.pop(0)
+            g.display[slot], g.bag = g.bag[0], g.bag[1:]
             g.log.append(f"{tile_name(g.display[slot])} is drawn for the display.")  # type: ignore[arg-type]
     g.refill = []
     g.acted = False
@@ -1578,20 +1593,19 @@ def advance(g: Game) -> None:
 
 def clone(g: Game) -> Game:
     """A copy for ``apply`` to change, made by hand (every action makes one). What the rules
-    change in place is copied as deep as it nests; what they only replace is shared: plots
-    and boards' spaces (``own_plot``, ``own_space`` copy one before a change), fairs held
-    and housed animals (replaced whole, never changed)."""
+    change in place is copied as deep as it nests: hands, stores, the supply, the display,
+    the queue. The rest is shared, and a rule replaces it rather than change it: plots and
+    boards' spaces (``own_plot``, ``own_space`` copy one before a change), tiles at home
+    and held, fairs, winter fairs, keyp tiles, housed animals, the bag, boats and discards."""
     players = [Player(
-        p.seat, p.colour, list(p.hand), list(p.keyp), list(p.keyp_down), p.keyper, dict(p.stock), p.plots,
-        list(p.home), list(p.held), dict(p.fairs), list(p.shown), list(p.winter), p.ship, p.housed, p.fold)
-        for p in g.players]
+        p.seat, p.colour, list(p.hand), p.keyp, p.keyp_down, p.keyper, dict(p.stock), p.plots, p.home, p.held,
+        p.fairs, p.shown, p.winter, p.ship, p.housed, p.fold) for p in g.players]
     boards = [dict(b) for b in g.boards]
     queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
-    return Game(players, dict(g.options), g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
-                list(g.bag), list(g.display), list(g.discard), list(g.refill), list(g.boats), list(g.aside),
-                list(g.winter_fairs), list(g.fair_pool), list(g.fair_out), dict(g.supply),
-                {k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()}, queue,
-                g.ending, g.acted, GameLog(g.log.recent, g.log.total))
+    return Game(players, g.options, g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
+                g.bag, list(g.display), g.discard, list(g.refill), g.boats, g.aside, g.winter_fairs, g.fair_pool,
+                g.fair_out, dict(g.supply), {k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()},
+                queue, g.ending, g.acted, GameLog(g.log.recent, g.log.total))
 
 
 def dump(g: Game) -> dict[str, Any]:
