@@ -182,6 +182,7 @@ def cell_id(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
+@lru_cache(maxsize=64)  # 16 squares; asked at every placement and construction step
 def parse_cell(text: str) -> Cell:
     r, c = text.split(",")
     return (int(r), int(c))
