@@ -274,9 +274,9 @@ def choose_buildings(g: Game) -> list[str]:
     if g.options.get("buildings") == "first_game":
         return list(FIRST_GAME)
     cards = ["cottage"]
+    removed = SOLO_REMOVED if is_solo(g) else frozenset()
     for pile in PILES.values():
-        allowed = [c for c in pile if not (is_solo(g) and c in SOLO_REMOVED)]
-        cards.append(draw_one(g, allowed))
+        cards.append(draw_one(g, [c for c in pile if c not in removed]))
     return cards
 
 
@@ -698,8 +698,9 @@ class FitMemo:
             return self
         found = dict(self.found)
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
-            if n is not None and _layout_covers(card)[n] & touched and _first_fit(code, (_fit_layouts(card)[n],)) is None:
-                found[card] = _first_fit(code, _fit_layouts(card))
+            if n is not None and _layout_covers(card)[n] & touched:
+                if _first_fit(code, (_fit_layouts(card)[n],)) is None:
+                    found[card] = _first_fit(code, _fit_layouts(card))
         gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
             held = held_count(code)
@@ -807,11 +808,9 @@ def construction_options(g: Game, p: Player) -> list[Option]:
         card, picked = con["card"], [tuple(c) for c in con["picked"]]
         name = card_name(card)
         if len(picked) == pattern_size(card):
-            return [Option(f"site:{cell_id(c)}", f"Put the {name} on {cell_name(c)}", "site",
-                           f"cell:{cell_id(c)}") for c in sites(g, p, card, picked)] + [cancel_option()]
-        return [Option(f"pick:{cell_id(c)}", f"Use {what_is_on(p.town, c)} on {cell_name(c)}",
-                       "pick", f"cell:{cell_id(c)}")
-                for c in pickable(g, p, card, picked)] + [cancel_option()]
+            return [site_option(c, name) for c in sites(g, p, card, picked)] + [cancel_option()]
+        return ([pick_square_option(c, what_is_on(p.town, c)) for c in pickable(g, p, card, picked)]
+                + [cancel_option()])
     opts = [build_option(c) for c in buildable(g, p)]
     if not p.town.is_full():
         opts += [Option(f"uncavern:{r}", f"Place the set-aside {r} (Cavern)", "cavern",
@@ -823,6 +822,16 @@ def construction_options(g: Game, p: Player) -> list[Option]:
 @lru_cache(maxsize=None)
 def build_option(card_id: str) -> Option:
     return Option(f"build:{card_id}", f"Build {a_card(card_id)}", "build", f"card:{card_id}")
+
+
+@lru_cache(maxsize=1024)
+def site_option(cell: Cell, name: str) -> Option:
+    return Option(f"site:{cell_id(cell)}", f"Put the {name} on {cell_name(cell)}", "site", f"cell:{cell_id(cell)}")
+
+
+@lru_cache(maxsize=1024)
+def pick_square_option(cell: Cell, what: str) -> Option:
+    return Option(f"pick:{cell_id(cell)}", f"Use {what} on {cell_name(cell)}", "pick", f"cell:{cell_id(cell)}")
 
 
 def what_is_on(town: Town, cell: Cell) -> str:
@@ -1276,11 +1285,11 @@ def set_aside_five(g: Game) -> None:
 # --- Solo variant ---
 
 def pick_options(g: Game, p: Player) -> list[Option]:
-    return [pick_option(i, r) for i, r in enumerate(g.revealed)]
+    return [resource_card_option(i, r) for i, r in enumerate(g.revealed)]
 
 
 @lru_cache(maxsize=64)
-def pick_option(index: int, resource: Resource) -> Option:
+def resource_card_option(index: int, resource: Resource) -> Option:
     return Option(f"card:{index}", f"Take the {resource} card", "card", f"resource:{resource}")
 
 
