@@ -186,6 +186,7 @@ class Spots:
             spaces = board["spaces"]
             # the board's claim: 0.3 if it is the seat's or nobody's
             claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+            weighed = set()  # fields of this board already in ``empty`` (the same field adds nothing new)
             for key, field, field_colour, where in board_cells(board["id"], board["fold"]):
                 keyples = spaces[key]
                 if keyples:
@@ -199,6 +200,9 @@ class Spots:
                 if worth is None:
                     worth = worths[field] = self.worth(g, p, board, field)
                 by_space[where] = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
+                if field in weighed:
+                    continue
+                weighed.add(field)
                 v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
                 best = empty.get(field_colour)
                 empty[field_colour] = (v0, v1) if best is None else (max(best[0], v0), max(best[1], v1))
@@ -348,14 +352,19 @@ def place_choice(g: Game, p: Player, offered: list[str]) -> str:
             goods = BOATS[o.split(":")[1]].faces[season_name(g)]
             return boat_face_worth(g, p, goods) + 0.1 * sum(good_value(g, p, x) for x in goods)
         return max(boats, key=boat_worth)
-    targets = [o for o in offered if o != "cancel"]
     colour = job["colour"]
     weighed = spots(g, p)
-
-    def worth(o: str) -> float:
-        kind, where = o.split(":", 1)
-        return plot_value(g, p, where) if kind == "plot" else weighed.value(colour, where)
-    return max(targets, key=worth)
+    best, best_worth = "", 0.0
+    for o in offered:  # the first of the best, as ``max`` picks
+        if o.startswith("space:"):
+            worth = weighed.value(colour, o[len("space:"):])
+        elif o.startswith("plot:"):
+            worth = plot_value(g, p, o[len("plot:"):])
+        else:
+            continue  # cancel
+        if not best or worth > best_worth:
+            best, best_worth = o, worth
+    return best
 
 
 def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:

@@ -787,6 +787,18 @@ def build_sources(g: Game, p: Player) -> list[tuple[str, str]]:
             + [(f"display:{i}", t) for i, t in enumerate(g.display) if t])
 
 
+PLOT_AREA = {pid: pid.rstrip("0123456789") for pid in PLOTS}
+
+
+def areas_with_room(p: Player) -> dict[str, bool]:
+    """Does the farm, does the village have a plot for one more tile (as ``free_plots``)?"""
+    room = {"farm": False, "village": False}
+    for pid, plot in p.plots.items():
+        if len(plot["tiles"]) < 2:
+            room[PLOT_AREA[pid]] = True
+    return room
+
+
 def free_plots(p: Player, area: str) -> list[str]:
     """Empty plots of the area, and plots holding one tile (each may be overbuilt once)."""
     return [pid for pid, plot in p.plots.items() if pid.startswith(area) and len(plot["tiles"]) < 2]
@@ -810,7 +822,7 @@ def build_options(g: Game, p: Player, job: Job) -> list[Option]:
                        + (f" (overbuilding {tile_name(p.plots[pid]['tiles'][-1])})" if p.plots[pid]["tiles"] else ""),
                        "plot", f"plot:{p.seat}:{pid}") for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
     out = []
-    room = {area: bool(free_plots(p, area)) for area in ("farm", "village")}
+    room = areas_with_room(p)
     # the sources of ``build_sources``, in its order; a source's string only for a tile that can be built
     for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
         for i, tile in enumerate(tiles):
@@ -831,7 +843,7 @@ def can_build(g: Game, p: Player, kind: str) -> bool:
     """Would a build (or discount build) action offer anything now? (What ``act_options``
     lists, without writing the options: the bot asks this often.)"""
     job = {"kind": kind}
-    room = {area: bool(free_plots(p, area)) for area in ("farm", "village")}
+    room = areas_with_room(p)
     if not (room["farm"] or room["village"]):
         return False
     # the tiles of ``build_sources``, without writing their sources
