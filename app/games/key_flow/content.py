@@ -374,14 +374,16 @@ def _keyple_card(cid: str, code: str, season: str, marking: str) -> Card:
                 text=text + (f", {animal}" if animal else ""))
 
 
-_described: dict[tuple[Effect, ...], str] = {}  # actions are few and never change
+# actions are few and never change; by id(), the action kept beside its words (hashing a
+# tuple of effects costs more than the lookup saves, and a kept object's id is not reused)
+_described: dict[int, tuple[tuple[Effect, ...], str]] = {}
 
 
 def describe_action(action: tuple[Effect, ...]) -> str:
-    text = _described.get(action)
-    if text is None:
-        text = _described[action] = ", ".join(describe_effect(e) for e in action)
-    return text
+    known = _described.get(id(action))
+    if known is None or known[0] is not action:
+        known = _described[id(action)] = (action, ", ".join(describe_effect(e) for e in action))
+    return known[1]
 
 
 def describe_effect(e: Effect) -> str:
