@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
-                      SHIP_STEP, STOCK, WHITE, Act, Building, fields_of, layout)
+                      SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
 from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build,
                     can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan, payment,
                     returned_by, season_name, tiebreak)
@@ -122,7 +122,8 @@ STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
 _memo: dict[str, float] = {}  # a field kind's value
 _goods: dict[str, float] = {}  # a good's value
 _works: dict[str, float] = {}  # working a plot
-_once: dict[str, Any] = {}  # "needs": what the fairs still need, "pens": room for animals, "spots": the spaces' worth
+_once: dict[str, Any] = {}  # "needs": what the fairs still need, "pens": room for animals, "spots": the spaces'
+# worth, "buildings": the seat's buildings open to a keyple
 
 
 def kind_value(g: Game, p: Player, kind: str) -> float:
@@ -337,11 +338,24 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
 def best_place_value(g: Game, p: Player, colour: str) -> float:
     """The best value of a keyple of this colour over where it may go (0 if nowhere)."""
     best = spots(g, p).best(colour)
-    for plot_id in iter_plot_targets(p, colour):
-        value = plot_value(g, p, plot_id)
-        if best is None or value > best:
-            best = value
+    for plot_id, first in open_buildings(p):
+        if first is None or may_join(first, None, colour):
+            value = plot_value(g, p, plot_id)
+            if best is None or value > best:
+                best = value
     return 0.0 if best is None else best
+
+
+def open_buildings(p: Player) -> list[tuple[str, str | None]]:
+    """The seat's buildings a keyple may be played on (``iter_plot_targets`` for every colour
+    at once): each with the colour of the one keyple standing there, if any (once per decision)."""
+    if "buildings" not in _once:
+        found = []
+        for plot_id in iter_plot_targets(p, WHITE_KEYPLE):  # white may go wherever any colour may
+            keyples = p.plots[plot_id]["keyples"]
+            found.append((plot_id, keyples[0]["colour"] if keyples else None))
+        _once["buildings"] = found
+    return _once["buildings"]
 
 
 def place_choice(g: Game, p: Player, offered: list[str]) -> str:
