@@ -1,7 +1,7 @@
 """Fan-out of "game G changed" to the websockets this process holds.
 
-A notification carries only the game id and version; each socket then reads its own
-seat's view. A slow socket never holds up the others: its queue keeps only the newest
+A notification carries the game id and version (and, from an action, the action itself:
+``Moved``); each socket then reads its own seat's view. A slow socket never holds up the others: its queue keeps only the newest
 notice, because the view it will fetch is the newest anyway.
 """
 
@@ -11,12 +11,31 @@ import asyncio
 import logging
 from collections import defaultdict
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
 log = logging.getLogger("keydom.hub")
 
 SEATS_CHANGED = -1  # a notice's version: the seats (or the table's own facts) changed: resend the view
 CHAT_CHANGED = -2  # a notice's version: the game's chat has a new line (app/table/chat.py)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The action that made a version. A notice carries it so that another process holding
+    the version before can apply it too, instead of reading the game back and rebuilding it
+    (``Table.follow``); a process without that version ignores it and reads the game."""
+
+    seat: int
+    at: float  # when it was taken: the viewers' "last change" (a Unix time)
+    option: str
+
+
+def notice(game_id: str, version: int, origin: str, moved: Moved | None = None) -> str:
+    """``<game>:<version>:<origin>``, then ``:<seat>:<at>:<option>`` for an action (the
+    option last: it may hold colons)."""
+    head = f"{game_id}:{version}:{origin}"
+    return head if moved is None else f"{head}:{moved.seat}:{moved.at!r}:{moved.option}"
 
 
 class Subscription:
@@ -63,6 +82,9 @@ class Hub:
         self.on_seats_changed: list[Callable[[str | None], None]] = []  # None: every game
         # Called with a game id when its chat has a new line (None: any game's may have).
         self.on_chat_changed: list[Callable[[str | None], None]] = []
+        # Called with another process's action (game id, version, action) before the local
+        # sockets are woken, so they find the new version cached.
+        self.on_moved: list[Callable[[str, int, Moved], None]] = []
 
     @contextmanager
     def subscribe(self, game_id: str) -> Iterator[Subscription]:
@@ -75,16 +97,23 @@ class Hub:
             if not self._subs[game_id]:
                 del self._subs[game_id]
 
-    def deliver_notice(self, notice: str, own_origin: str) -> None:
-        """A notice from another process, ``<game>:<version>:<origin>``; our own are
-        skipped (this process already delivered them, after caching the new state)."""
-        game_id, version, origin = (notice.split(":") + ["", ""])[:3]
+    def deliver_notice(self, text: str, own_origin: str) -> None:
+        """A notice from another process (see ``notice``); our own are skipped (this
+        process already delivered them, after caching the new state)."""
+        parts = text.split(":", 5)
+        game_id, version, origin, *action = parts + [""] * (3 - len(parts))
         if origin == own_origin:
             return
         try:
-            self.deliver(game_id, int(version))
-        except ValueError:
-            log.warning("ignoring malformed notice %r", notice[:80])
+            number = int(version)
+            moved = Moved(int(action[0]), float(action[1]), action[2]) if len(action) == 3 else None
+        except (ValueError, IndexError):
+            log.warning("ignoring malformed notice %r", text[:80])
+            return
+        if moved is not None:
+            for follow in self.on_moved:
+                follow(game_id, number, moved)
+        self.deliver(game_id, number)
 
     def notices_lost(self) -> None:
         """The link to other processes broke, so notices may be missing: whoever caches
@@ -107,12 +136,13 @@ class Hub:
         for sub in list(self._subs.get(game_id, ())):
             sub.notify(version)
 
-    async def publish(self, game_id: str, version: int) -> None:
+    async def publish(self, game_id: str, version: int, moved: Moved | None = None) -> None:
         """Called after a commit. Version -1 means "seats changed" (a name was claimed),
-        -2 "the chat has a new line"."""
+        -2 "the chat has a new line"; ``moved``: the action that made this version."""
         self.deliver(game_id, version)
 
-    async def notify_in_transaction(self, session: object, game_id: str, version: int) -> None:
+    async def notify_in_transaction(self, session: object, game_id: str, version: int,
+                                    moved: Moved | None = None) -> None:
         """Tell other processes, atomically with the commit (a no-op with one process)."""
 
     async def start(self) -> None:

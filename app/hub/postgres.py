@@ -3,8 +3,9 @@
 The table sends ``NOTIFY keydom_games, '<game>:<version>:<process>'`` inside the action's own
 transaction, so PostgreSQL delivers it exactly when (and only if) the action commits.
 Every server process LISTENs on one dedicated connection and wakes its local sockets.
-A notice carries no state: sockets read the database, so a lost notice only delays a
-socket until the next one (or its reconnect), never corrupts it.
+A notice carries no state, at most the action that made the version (see ``Moved``):
+sockets read the database, so a lost notice only delays a socket until the next one (or
+its reconnect), never corrupts it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import asyncpg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .local import Hub
+from .local import Hub, Moved, notice
 
 CHANNEL = "keydom_games"
 log = logging.getLogger("keydom.hub")
@@ -51,9 +52,10 @@ class PostgresHub(Hub):
         if self._conn and not self._conn.is_closed():
             await self._conn.close()
 
-    async def notify_in_transaction(self, session: AsyncSession, game_id: str, version: int) -> None:
+    async def notify_in_transaction(self, session: AsyncSession, game_id: str, version: int,
+                                    moved: Moved | None = None) -> None:
         await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": CHANNEL, "payload": f"{game_id}:{version}:{self.origin}"})
+                              {"channel": CHANNEL, "payload": notice(game_id, version, self.origin, moved)})
 
     async def _connect(self) -> None:
         self._lost.clear()

@@ -16,7 +16,7 @@ import secrets
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .local import Hub
+from .local import Hub, Moved, notice
 
 CHANNEL = "keydom:games"
 log = logging.getLogger("keydom.hub")
@@ -42,11 +42,11 @@ class RedisHub(Hub):
         if self._client:
             await self._client.aclose()
 
-    async def publish(self, game_id: str, version: int) -> None:
+    async def publish(self, game_id: str, version: int, moved: Moved | None = None) -> None:
         self.deliver(game_id, version)
         try:
             assert self._client is not None
-            await self._client.publish(CHANNEL, f"{game_id}:{version}:{self.origin}")
+            await self._client.publish(CHANNEL, notice(game_id, version, self.origin, moved))
         except RedisError as failure:  # other processes' sockets catch up on reconnect
             log.warning("could not publish to Redis: %s", failure)
 

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.games import UnknownTitle, get_title
 from app.games.protocol import (VIEW_LOG, IllegalAction, State, Title, lines_written, shared_public_parts,
                                 validate_options)
-from app.hub.local import Hub
+from app.hub.local import Hub, Moved
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
 
@@ -174,6 +174,7 @@ class Table:
         self.events = TableEvents()
         self.takebacks = Takebacks(self)  # undo and takeback requests (takeback.py)
         hub.on_seats_changed.append(self.forget_seats)
+        hub.on_moved.append(self.follow)
         self.chat = Chat(self)  # the game's chat (chat.py)
         self.endings = Endings(self)  # abandoned and conceded games (endings.py)
         self.rematch = Rematch(self)  # "Play again" (rematch.py)
@@ -437,24 +438,15 @@ class Table:
         except IllegalAction:
             offered = {o.id for o in title.options(snap.state, seat)}
             raise NotOffered(_not_offered_message(option_id, offered)) from None
-        game_version = snap.version + 1
-        views = Views(title, new_state, game_version)
-        changed = views.changed_since(self._views_of(snap), len(names))
-        # Each viewer counts only its own changes: a count of game versions would tell, at
-        # the next change it sees, how many steps it did not see.
-        view_versions = [vv + 1 if moved else vv for moved, vv in zip(changed, snap.view_versions_for(len(names)))]
-        status = "finished" if views.core(None)["result"] is not None else "active"
         now = utcnow()
-        stamp = now.timestamp()
-        view_changed_at = [stamp if moved else at
-                           for moved, at in zip(changed, changed_at_for(snap.view_changed_at, len(names)))]
+        moved = Moved(seat, now.timestamp(), option_id)
+        after, views, changed = advance(title, snap, len(names), moved, new_state, self._views_of(snap))
         bump = BUMP[changed[-1]]  # the games' "last change" moves with public changes only
-        params = dict(game=snap.game_id, old_version=snap.version, new_version=game_version,
-                      new_snapshot=dump_snapshot(title, new_state), new_status=status, new_view_versions=view_versions,
-                      new_view_changed_at=view_changed_at, now=now, seat=seat, option=option_id,
-                      lines=lines_written(snap.state, new_state),
-                      new_takeback=after_action(snap.takeback, seat, game_version, status == "active" and
-                                                title.undoable(snap.state, seat, option_id, new_state), changed))
+        params = dict(game=snap.game_id, old_version=snap.version, new_version=after.version,
+                      new_snapshot=dump_snapshot(title, new_state), new_status=after.status,
+                      new_view_versions=after.view_versions, new_view_changed_at=after.view_changed_at, now=now,
+                      seat=seat, option=option_id, lines=lines_written(snap.state, new_state),
+                      new_takeback=after.takeback)
 
         def write(conn):  # type: ignore[no-untyped-def]
             if self._prepared[bump].run(conn, params) != 1:
@@ -465,23 +457,40 @@ class Table:
             if (await conn.execute(bump, params)).rowcount != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
             await conn.execute(ADD_ACTION, params)
-            await self.hub.notify_in_transaction(conn, snap.game_id, game_version)
+            await self.hub.notify_in_transaction(conn, snap.game_id, after.version, moved)
 
         await self.db.commit_action(write, write_async)
-        after = Snapshot(snap.game_id, snap.title, game_version, status, new_state, snap.seed_given,
-                         view_versions=view_versions, view_changed_at=view_changed_at,
-                         takeback=params["new_takeback"])
         self.cache.put(after)
         self._keep_views(after.game_id, views)
-        await self.hub.publish(after.game_id, after.version)
+        await self.hub.publish(after.game_id, after.version, moved)
         self.events.publish(TableEvent(
             "action", after.game_id, after.version, seat,
             newly_to_act=frozenset(title.to_act(after.state)) - frozenset(title.to_act(snap.state)),
-            finished=status == "finished"))
+            finished=after.status == "finished"))
         if not answer:  # the caller needs only the new version (its frames carry the view)
             return {"version": after.view_version(seat)}
         return build_view(title, after, seat, names, core=views.core(seat),
                           table_lines=self.hosting.lines.get(after.game_id, ()))
+
+    def follow(self, game_id: str, version: int, moved: Moved) -> None:
+        """Another process committed ``moved`` as the game's version ``version``. If this
+        process holds the version before, it applies the action too (the rules are
+        deterministic: the same state and action give the same state), so its sockets and
+        its next action need not read the game back and rebuild it. Otherwise the next
+        reader loads the stored game, as before."""
+        snap = self.cache.get(game_id, version - 1)
+        names = self.cache.names.get(game_id)
+        if snap is None or snap.version != version - 1 or names is None or snap.ending is not None:
+            return
+        title = get_title(snap.title)
+        try:
+            new_state = title.apply(snap.state, moved.seat, moved.option)
+        except IllegalAction:  # cannot be, for a committed action: read the game back instead
+            self.cache.drop(game_id)
+            return
+        after, views, _ = advance(title, snap, len(names), moved, new_state, self._views_of(snap))
+        self.cache.put(after)
+        self._keep_views(game_id, views)
 
     async def _current(self, game_id: str, seat: int, version: int) -> tuple[Snapshot, list[str | None], bool]:
         """The game as cached if the seat's view there is at the version the player saw (a
@@ -660,6 +669,26 @@ class Views:
         if any(new[k] != old[k] for k in _COMMON):
             return [True] * (seats + 1)
         return [any(self.core(s)[k] != before.core(s)[k] for k in _OWN) for s in range(seats)] + [False]
+
+
+def advance(title: Title, snap: Snapshot, seats: int, moved: Moved, new_state: State,
+            before: Views) -> tuple[Snapshot, Views, list[bool]]:
+    """The game after ``moved`` (already applied by the rules: ``new_state``), with the views
+    at the new version and, for each seat and then the spectator, whether its view changed.
+    The same for the process that took the action and for one that follows it (``follow``)."""
+    version = snap.version + 1
+    views = Views(title, new_state, version)
+    changed = views.changed_since(before, seats)
+    # Each viewer counts only its own changes: a count of game versions would tell, at
+    # the next change it sees, how many steps it did not see.
+    view_versions = [vv + 1 if change else vv for change, vv in zip(changed, snap.view_versions_for(seats))]
+    status = "finished" if views.core(None)["result"] is not None else "active"
+    view_changed_at = [moved.at if change else at for change, at in zip(changed, changed_at_for(snap.view_changed_at, seats))]
+    takeback = after_action(snap.takeback, moved.seat, version, status == "active" and
+                            title.undoable(snap.state, moved.seat, moved.option, new_state), changed)
+    after = Snapshot(snap.game_id, snap.title, version, status, new_state, snap.seed_given,
+                     view_versions=view_versions, view_changed_at=view_changed_at, takeback=takeback)
+    return after, views, changed
 
 
 def dump_snapshot(title: Title, state: State) -> str:
