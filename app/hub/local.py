@@ -29,13 +29,24 @@ class Moved:
     seat: int
     at: float  # when it was taken: the viewers' "last change" (a Unix time)
     option: str
+    view_versions: tuple[int, ...]  # each viewer's view version after it: whose view changed
 
 
 def notice(game_id: str, version: int, origin: str, moved: Moved | None = None) -> str:
-    """``<game>:<version>:<origin>``, then ``:<seat>:<at>:<option>`` for an action (the
-    option last: it may hold colons)."""
+    """``<game>:<version>:<origin>``, then ``:<seat>:<at>:<view versions>:<option>`` for an
+    action (the option last: it may hold colons)."""
     head = f"{game_id}:{version}:{origin}"
-    return head if moved is None else f"{head}:{moved.seat}:{moved.at!r}:{moved.option}"
+    if moved is None:
+        return head
+    return f"{head}:{moved.seat}:{moved.at!r}:{','.join(map(str, moved.view_versions))}:{moved.option}"
+
+
+def _moved(parts: list[str]) -> Moved | None:
+    """The action in a notice's parts after its origin (ValueError if malformed)."""
+    if not parts:
+        return None
+    seat, at, versions, option = parts
+    return Moved(int(seat), float(at), option, tuple(int(v) for v in versions.split(",")))
 
 
 class Subscription:
@@ -100,19 +111,22 @@ class Hub:
     def deliver_notice(self, text: str, own_origin: str) -> None:
         """A notice from another process (see ``notice``); our own are skipped (this
         process already delivered them, after caching the new state)."""
-        parts = text.split(":", 5)
+        parts = text.split(":", 6)
         game_id, version, origin, *action = parts + [""] * (3 - len(parts))
         if origin == own_origin:
             return
         try:
             number = int(version)
-            moved = Moved(int(action[0]), float(action[1]), action[2]) if len(action) == 3 else None
+            moved = _moved(action)
         except (ValueError, IndexError):
             log.warning("ignoring malformed notice %r", text[:80])
             return
         if moved is not None:
             for follow in self.on_moved:
-                follow(game_id, number, moved)
+                try:
+                    follow(game_id, number, moved)
+                except Exception:  # the sockets below still wake and read the stored game
+                    log.exception("could not follow %s to version %s", game_id, number)
         self.deliver(game_id, number)
 
     def notices_lost(self) -> None:
@@ -141,8 +155,12 @@ class Hub:
         -2 "the chat has a new line"; ``moved``: the action that made this version."""
         self.deliver(game_id, version)
 
-    async def notify_in_transaction(self, session: object, game_id: str, version: int,
-                                    moved: Moved | None = None) -> None:
+    def notice_in_statement(self, game_id: str, version: int, moved: Moved) -> tuple[str, str] | None:
+        """(channel, payload) for a PostgreSQL NOTIFY the action's own statement sends, when
+        this hub listens there; None: ``publish`` tells the other processes."""
+        return None
+
+    async def notify_in_transaction(self, session: object, game_id: str, version: int) -> None:
         """Tell other processes, atomically with the commit (a no-op with one process)."""
 
     async def start(self) -> None:

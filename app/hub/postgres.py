@@ -52,10 +52,12 @@ class PostgresHub(Hub):
         if self._conn and not self._conn.is_closed():
             await self._conn.close()
 
-    async def notify_in_transaction(self, session: AsyncSession, game_id: str, version: int,
-                                    moved: Moved | None = None) -> None:
+    async def notify_in_transaction(self, session: AsyncSession, game_id: str, version: int) -> None:
         await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": CHANNEL, "payload": notice(game_id, version, self.origin, moved)})
+                              {"channel": CHANNEL, "payload": notice(game_id, version, self.origin)})
+
+    def notice_in_statement(self, game_id: str, version: int, moved: Moved) -> tuple[str, str] | None:
+        return CHANNEL, notice(game_id, version, self.origin, moved)
 
     async def _connect(self) -> None:
         self._lost.clear()

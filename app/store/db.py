@@ -204,6 +204,8 @@ class Database:
         )
         # One writer at a time inside this process (SQLite allows one writer anyway).
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        # A write that is one statement needs no BEGIN and COMMIT round trips around it.
+        self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT") if not self.is_sqlite else None
 
     @property
     def actions_waiting(self) -> int:
@@ -231,12 +233,19 @@ class Database:
         return Prepared(statement, self.action_engine) if self.action_engine is not None else None
 
     async def commit_action(self, sync_write: Callable[[Connection], T],
-                            async_write: Callable[[AsyncConnection], "asyncio.Future[T]"]) -> T:
+                            async_write: Callable[[AsyncConnection], "asyncio.Future[T]"], *,
+                            one_statement: bool = False) -> T:
         """Run an action's writes atomically: on SQLite in the writer thread (``sync_write``,
         possibly in one transaction with other games' actions), elsewhere in a transaction
-        of its own on the async engine (``async_write``). Returns only once committed."""
+        of its own on the async engine (``async_write``); ``one_statement``: it sends a
+        single statement, atomic by itself, so it runs without BEGIN and COMMIT. Returns only
+        once committed."""
         self._waiting += 1
         try:
+            if self.writer is None and one_statement:
+                assert self._single is not None
+                async with self._single.connect() as conn:
+                    return await async_write(conn)
             if self.writer is None:
                 async with self.write() as session:
                     return await async_write(await session.connection())

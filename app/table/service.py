@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, Awaitable, Callable, Sequence
 
 import orjson
-from sqlalchemy import bindparam, case, insert, select, update
+from sqlalchemy import bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -74,6 +74,23 @@ def _bump(public: bool) -> Any:
 BUMP = {True: _bump(True), False: _bump(False)}
 ADD_ACTION = insert(ACTIONS).values(game_id=bindparam("game"), seq=bindparam("new_version"), seat=bindparam("seat"),
                                     option=bindparam("option"), log=bindparam("lines"), created_at=bindparam("now"))
+
+
+def _act_at_once(public: bool, notify: bool) -> Any:
+    """PostgreSQL: the version update, the action row and the NOTIFY in one statement (each
+    part only if the update matched), so an action is one round trip, not five. It returns
+    one row if the action was stored."""
+    bumped = BUMP[public].returning(GAMES.c.id).cte("bumped")
+    typed = [bindparam(name, type_=ACTIONS.c[column].type) for name, column in
+             (("new_version", "seq"), ("seat", "seat"), ("option", "option"), ("lines", "log"), ("now", "created_at"))]
+    added = (insert(ACTIONS).from_select(["game_id", "seq", "seat", "option", "log", "created_at"],
+                                         select(bumped.c.id, *typed))
+             .returning(ACTIONS.c.game_id).cte("added"))
+    told = func.pg_notify(bindparam("channel"), bindparam("payload")) if notify else added.c.game_id
+    return select(told).select_from(added)
+
+
+ACT_AT_ONCE = {(public, notify): _act_at_once(public, notify) for public in (True, False) for notify in (True, False)}
 
 
 @dataclass(frozen=True)
@@ -439,8 +456,12 @@ class Table:
             offered = {o.id for o in title.options(snap.state, seat)}
             raise NotOffered(_not_offered_message(option_id, offered)) from None
         now = utcnow()
-        moved = Moved(seat, now.timestamp(), option_id)
-        after, views, changed = advance(title, snap, len(names), moved, new_state, self._views_of(snap))
+        at = now.timestamp()
+        views = Views(title, new_state, snap.version + 1)
+        changed = views.changed_since(self._views_of(snap), len(names))
+        after = moved_on(title, snap, seat, option_id, new_state, at, changed,
+                         finished=views.core(None)["result"] is not None)
+        moved = Moved(seat, at, option_id, tuple(after.view_versions_for(len(names))))
         bump = BUMP[changed[-1]]  # the games' "last change" moves with public changes only
         params = dict(game=snap.game_id, old_version=snap.version, new_version=after.version,
                       new_snapshot=dump_snapshot(title, new_state), new_status=after.status,
@@ -454,12 +475,14 @@ class Table:
             self._prepared[ADD_ACTION].run(conn, params)
 
         async def write_async(conn):  # type: ignore[no-untyped-def]
-            if (await conn.execute(bump, params)).rowcount != 1:
+            told = self.hub.notice_in_statement(snap.game_id, after.version, moved)
+            channel, payload = told or ("", "")
+            stored = (await conn.execute(ACT_AT_ONCE[changed[-1], told is not None],
+                                         dict(params, channel=channel, payload=payload))).all()
+            if len(stored) != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            await conn.execute(ADD_ACTION, params)
-            await self.hub.notify_in_transaction(conn, snap.game_id, after.version, moved)
 
-        await self.db.commit_action(write, write_async)
+        await self.db.commit_action(write, write_async, one_statement=True)
         self.cache.put(after)
         self._keep_views(after.game_id, views)
         await self.hub.publish(after.game_id, after.version, moved)
@@ -475,12 +498,17 @@ class Table:
     def follow(self, game_id: str, version: int, moved: Moved) -> None:
         """Another process committed ``moved`` as the game's version ``version``. If this
         process holds the version before, it applies the action too (the rules are
-        deterministic: the same state and action give the same state), so its sockets and
-        its next action need not read the game back and rebuild it. Otherwise the next
-        reader loads the stored game, as before."""
+        deterministic: the same state and action give the same state) and takes whose view
+        changed from the notice, so its sockets and its next action need not read the game
+        back and rebuild it, and no view is built here until a socket asks. Otherwise the
+        next reader loads the stored game, as before."""
         snap = self.cache.get(game_id, version - 1)
         names = self.cache.names.get(game_id)
         if snap is None or snap.version != version - 1 or names is None or snap.ending is not None:
+            return
+        before = snap.view_versions_for(len(names))
+        if len(moved.view_versions) != len(before):
+            self.cache.drop(game_id)
             return
         title = get_title(snap.title)
         try:
@@ -488,9 +516,9 @@ class Table:
         except IllegalAction:  # cannot be, for a committed action: read the game back instead
             self.cache.drop(game_id)
             return
-        after, views, _ = advance(title, snap, len(names), moved, new_state, self._views_of(snap))
-        self.cache.put(after)
-        self._keep_views(game_id, views)
+        changed = [new != old for new, old in zip(moved.view_versions, before)]
+        self.cache.put(moved_on(title, snap, moved.seat, moved.option, new_state, moved.at, changed,
+                                finished=title.result(new_state) is not None))
 
     async def _current(self, game_id: str, seat: int, version: int) -> tuple[Snapshot, list[str | None], bool]:
         """The game as cached if the seat's view there is at the version the player saw (a
@@ -671,24 +699,23 @@ class Views:
         return [any(self.core(s)[k] != before.core(s)[k] for k in _OWN) for s in range(seats)] + [False]
 
 
-def advance(title: Title, snap: Snapshot, seats: int, moved: Moved, new_state: State,
-            before: Views) -> tuple[Snapshot, Views, list[bool]]:
-    """The game after ``moved`` (already applied by the rules: ``new_state``), with the views
-    at the new version and, for each seat and then the spectator, whether its view changed.
-    The same for the process that took the action and for one that follows it (``follow``)."""
-    version = snap.version + 1
-    views = Views(title, new_state, version)
-    changed = views.changed_since(before, seats)
+def moved_on(title: Title, snap: Snapshot, seat: int, option_id: str, new_state: State, at: float,
+             changed: list[bool], finished: bool) -> Snapshot:
+    """The game after ``seat`` took ``option_id`` (already applied by the rules:
+    ``new_state``) at time ``at``; ``changed``: for each seat and then the spectator, whether
+    its view changed. The same in the process that took the action and in one that
+    follows it (``Table.follow``)."""
+    seats = len(changed) - 1
     # Each viewer counts only its own changes: a count of game versions would tell, at
     # the next change it sees, how many steps it did not see.
     view_versions = [vv + 1 if change else vv for change, vv in zip(changed, snap.view_versions_for(seats))]
-    status = "finished" if views.core(None)["result"] is not None else "active"
-    view_changed_at = [moved.at if change else at for change, at in zip(changed, changed_at_for(snap.view_changed_at, seats))]
-    takeback = after_action(snap.takeback, moved.seat, version, status == "active" and
-                            title.undoable(snap.state, moved.seat, moved.option, new_state), changed)
-    after = Snapshot(snap.game_id, snap.title, version, status, new_state, snap.seed_given,
-                     view_versions=view_versions, view_changed_at=view_changed_at, takeback=takeback)
-    return after, views, changed
+    view_changed_at = [at if change else was for change, was in zip(changed, changed_at_for(snap.view_changed_at, seats))]
+    status = "finished" if finished else "active"
+    version = snap.version + 1
+    takeback = after_action(snap.takeback, seat, version, not finished and
+                            title.undoable(snap.state, seat, option_id, new_state), changed)
+    return Snapshot(snap.game_id, snap.title, version, status, new_state, snap.seed_given,
+                    view_versions=view_versions, view_changed_at=view_changed_at, takeback=takeback)
 
 
 def dump_snapshot(title: Title, state: State) -> str:

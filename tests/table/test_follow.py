@@ -91,12 +91,13 @@ async def test_a_notice_carries_an_option_with_colons_and_malformed_ones_are_ign
     seen: list[tuple[str, int, Moved]] = []
     hub.on_moved.append(lambda game_id, version, moved: seen.append((game_id, version, moved)))
     with hub.subscribe("g") as sub:
-        moved = Moved(2, 1764170000.123456, "build:cottage:a1:b2")
+        moved = Moved(2, 1764170000.123456, "build:cottage:a1:b2", (3, 4, 4))
         hub.deliver_notice(notice("g", 9, "far", moved), "near")
         assert seen == [("g", 9, moved)] and sub.newest == 9
         hub.deliver_notice(notice("g", 10, "near", moved), "near")  # our own: skipped
         hub.deliver_notice(notice("g", 11, "far"), "near")  # no action (an undo): wakes only
         assert len(seen) == 1 and sub.newest == 11
-        for bad in ("g:x:far", "g:12:far:one:2.0:o", "g:12:far:1:soon:o", "g"):
+        for bad in ("g:x:far", "g:12:far:one:2.0:1,2:o", "g:12:far:1:soon:1,2:o", "g:12:far:1:2.0:x,2:o",
+                    "g:12:far:1:2.0", "g"):
             hub.deliver_notice(bad, "near")
         assert len(seen) == 1 and sub.newest == 11
