@@ -1,8 +1,9 @@
 """Fan-out of "game G changed" to the websockets this process holds.
 
 A notification carries the game id and version (and, from an action, the action itself:
-``Moved``); each socket then reads its own seat's view. A slow socket never holds up the others: its queue keeps only the newest
-notice, because the view it will fetch is the newest anyway.
+``Moved``); each socket then reads its own seat's view. A slow socket never holds up the
+others: its queue keeps only the newest notice, because the view it will fetch is the
+newest anyway.
 """
 
 from __future__ import annotations

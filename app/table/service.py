@@ -461,7 +461,7 @@ class Table:
         changed = views.changed_since(self._views_of(snap), len(names))
         after = moved_on(title, snap, seat, option_id, new_state, at, changed,
                          finished=views.core(None)["result"] is not None)
-        moved = Moved(seat, at, option_id, tuple(after.view_versions_for(len(names))))
+        moved = Moved(seat, at, option_id, tuple(after.view_versions or ()))
         bump = BUMP[changed[-1]]  # the games' "last change" moves with public changes only
         params = dict(game=snap.game_id, old_version=snap.version, new_version=after.version,
                       new_snapshot=dump_snapshot(title, new_state), new_status=after.status,
