@@ -186,7 +186,8 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         if not missing:
             best = gain
             continue
-        if not carts:
+        # each missing resource takes at least one step: more than ``carts`` of them never arrive
+        if sum(n for _, n in missing) > carts:
             continue
         if moves_needed(p, at, missing, pw, carts) <= carts:
             best = gain
@@ -202,6 +203,8 @@ def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozens
     village = p.village
     left: dict[tuple[int, int, str], int] = {}  # (steps, place, kind) -> how many there
     for i, d in dist.items():
+        if d > carts:  # farther than the carts reach: such a unit would not do either
+            continue
         x = village[i]
         if i != at and CARDS[x["card"]].kind != "store":
             for k, n in x["res"].items():
@@ -249,7 +252,12 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
         best: tuple[float, str | None] = (-1.0, None)
         goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
-        for owner, e, tokens in targets(g, p, c):
+        # the targets depend on the card's keyples and arrows only: once per decision for each
+        key = ("targets", id(p), c.keyples, c.arrows)
+        known = _memo.get(key)
+        if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+            known = _memo[key] = (p, targets(g, p, c))
+        for owner, e, tokens in known[1]:
             own = owner == p.seat
             v = action_value(p, live_action(e), want, own) - token_worth(want) * tokens + (goal + 0.2 if own else -0.3)
             if v > best[0]:

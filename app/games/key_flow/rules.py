@@ -343,13 +343,16 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
     with N keyples (raised by tokens, at most 3) goes on a road building holding fewer than
     N keyple cards."""
     out = []
+    keyples = c.keyples
     for owner, allowed in reachable(g, p, c):
+        own = owner == p.seat
         for e in g.players[owner].village:
             # the cheap tests first: a building already holding 3 keyple cards takes none
-            if e["row"] != ROAD or len(e["keyples"]) >= 3 or not allowed(e["col"]):
+            held = len(e["keyples"])
+            if e["row"] != ROAD or held >= 3 or not allowed(e["col"]):
                 continue
-            tokens = tokens_needed(c, e)
-            if c.keyples + tokens <= 3 and tokens <= p.tokens and usable_by(e, owner, p.seat):
+            tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
+            if keyples + tokens <= 3 and tokens <= p.tokens and _use_of(e["card"], len(e["tiles"]))[own]:
                 out.append((owner, e, tokens))
     return sorted(out, key=lambda t: (t[0] != p.seat, t[0], t[1]["col"]))
 
