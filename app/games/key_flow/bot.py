@@ -30,10 +30,23 @@ EARLY = {"spring": 3, "summer": 2, "autumn": 1, "winter": -2}
 
 def goals(g: Game, p: Player) -> set[str]:
     words: set[str] = set()
-    for cid in p.winter_k + [e["card"] for e in p.village]:
-        for v in CARDS[cid].scoring:
-            words.update(v.slots)
+    for cid in p.winter_k:
+        words |= slot_words(cid)
+    for e in p.village:
+        if cid_words := slot_words(e["card"]):
+            words |= cid_words
     return words
+
+
+_slot_words: dict[str, frozenset[str]] = {}  # by card id: content does not change
+
+
+def slot_words(cid: str) -> frozenset[str]:
+    """The slot words of a winter scoring card's variants (none for other cards)."""
+    known = _slot_words.get(cid)
+    if known is None:
+        known = _slot_words[cid] = frozenset(slot for v in CARDS[cid].scoring for slot in v.slots)
+    return known
 
 
 _BASIC = frozenset(BASIC)

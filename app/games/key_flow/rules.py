@@ -280,10 +280,18 @@ def shape_neighbours(shape: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...
     if known is None:
         if len(_shapes) > 20000:  # a bound, not a policy: shapes recur within a game
             _shapes.clear()
-        cards = [{"row": row, "col": col} for row, col in shape]
-        known = _shapes[shape] = tuple(tuple(j for j, b in enumerate(cards) if j != i and touching(a, b))
-                                       for i, a in enumerate(cards))
+        at = {place: i for i, place in enumerate(shape)}
+        known = _shapes[shape] = tuple(tuple(sorted(at[x] for x in _touched(row, col) if x in at))
+                                       for row, col in shape)
     return known
+
+
+def _touched(row: str, col: int) -> tuple[tuple[str, int], ...]:
+    """The places a card at (row, col) touches (``touching``): its neighbours in its row,
+    and the cards under (or over) its halves in the other row."""
+    if row == ROAD:
+        return ((ROAD, col - 1), (ROAD, col + 1), (RIVER, col - 1), (RIVER, col))
+    return ((RIVER, col - 1), (RIVER, col + 1), (ROAD, col), (ROAD, col + 1))
 
 
 # --- Keyple cards: where they may go ---

@@ -186,3 +186,15 @@ def test_no_step_changes_a_game_it_was_given(players, seed):
             kf.apply(state, seat, kf.options(state, seat)[-1].id)
         assert json.dumps(kf.dump(state), sort_keys=True) == dumped
     assert all(json.dumps(kf.dump(s), sort_keys=True) == d for s, d in history)
+
+
+def test_cached_neighbours_are_the_touching_cards_in_village_order():
+    import random
+
+    from app.games.key_flow.rules import RIVER, ROAD, shape_neighbours, touching
+    rng = random.Random(5)
+    for _ in range(300):
+        places = rng.sample([(row, col) for row in (ROAD, RIVER) for col in range(-4, 5)], rng.randint(1, 12))
+        cards = [{"row": row, "col": col} for row, col in places]
+        assert shape_neighbours(tuple(places)) == tuple(
+            tuple(j for j, b in enumerate(cards) if j != i and touching(a, b)) for i, a in enumerate(cards))
