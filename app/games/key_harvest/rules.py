@@ -513,7 +513,7 @@ def gain_is_settled(g: Game, job: Job) -> bool:
     if job["left"] <= 0 or not sum(g.supply.values()):
         return True
     crop = job.get("crop")
-    p = g.players[job["seat"]]
+    p = changing(g, job["seat"])
     if crop and g.supply[crop] > 0:
         hand_over(g, p, crop)
         job["left"] -= 1
@@ -638,7 +638,7 @@ def power_is_settled(g: Game, job: Job) -> bool:
     """An automatic effect is done now; a chosen one is over when used up or out of reach."""
     p = g.players[job["seat"]]
     if effect_of(job).kind in AUTOMATIC:
-        automatic_effect(g, p, job)
+        automatic_effect(g, changing(g, p.seat), job)
         return True
     return job["left"] <= 0 or not power_targets(g, p, job)
 
@@ -794,7 +794,7 @@ def choose_power(g: Game, p: Player, option_id: str) -> None:
                      f"with a bid of 1 {crop_name(crop)} from the supply.")
         queue_next(g, {"do": "refill", "slot": slot, "seat": p.seat}, first=True)
     else:  # swap
-        other = g.players[int(target)]
+        other = changing(g, int(target))
         p.store, other.store = other.store, p.store
         g.log.append(f"{name}: {seat_ref(p.seat)} and {seat_ref(other.seat)} swap stores, tiles and bids.")
     job["left"] -= 1
@@ -815,7 +815,7 @@ def take_onto_board(g: Game, p: Player, ref: Ref, why: str) -> None:
         g.log.append(f"{why}: {seat_ref(p.seat)} takes {tile_text(ref)} from the registry onto their board.")
         queue_next(g, {"do": "refill", "slot": slot, "seat": p.seat}, first=True)
         return
-    owner = next(q for q in g.players if any(e["tile"] == ref for e in q.store))
+    owner = changing(g, next(q.seat for q in g.players if any(e["tile"] == ref for e in q.store)))
     entry = next(e for e in owner.store if e["tile"] == ref)
     owner.store.remove(entry)
     for c, n in entry["bid"].items():
@@ -873,7 +873,7 @@ def choose_take(g: Game, p: Player, option_id: str) -> None:
     """Move the tile onto its space, unharvested side up. A worker on that space comes off
     and may be re-placed at once (its power then works again); otherwise it goes home."""
     owner_s, slot_s = option_id.removeprefix("take:").split(":")
-    owner = g.players[int(owner_s)]
+    owner = changing(g, int(owner_s))
     entry = owner.store.pop(int(slot_s))
     if g.queue and g.queue[0]["do"] == "more":
         g.queue.pop(0)
@@ -1095,7 +1095,7 @@ def event_steps(g: Game, event_id: str, drawer: Seat) -> list[Job]:
 
 def turn_crop(g: Game, crop: Crop, harvested: bool) -> None:
     """Blight (to the harvested side) or rain (back up) for every field of a crop."""
-    for p in g.players:
+    for p in [changing(g, q.seat) for q in g.players]:
         for ref in p.fields:
             if FIELDS[ref].crop == crop:
                 p.fields[ref] = harvested
@@ -1104,7 +1104,7 @@ def turn_crop(g: Game, crop: Crop, harvested: bool) -> None:
 
 
 def recall(g: Game, which: str) -> None:
-    for p in g.players:
+    for p in [changing(g, q.seat) for q in g.players]:
         for ref, w in sorted(p.workers.items()):
             worker = WORKERS[w]
             if (which == "ones" and not worker.is_townsfolk and worker.value == 1) or \
@@ -1116,7 +1116,7 @@ def recall(g: Game, which: str) -> None:
 
 
 def bailiffs(g: Game) -> None:
-    for p in g.players:
+    for p in [changing(g, q.seat) for q in g.players]:
         for entry in p.store:
             g.fallow.append(entry["tile"])
             for c, n in entry["bid"].items():
@@ -1324,10 +1324,29 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
-    g = clone(g)
-    CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
+    g = clone(g, share_players=True)
+    kind = option_id.split(":", 1)[0]
+    CHOICES[kind](g, g.players[seat] if kind in LEAVES_PLAYERS else changing(g, seat), option_id)
     run_queue(g)
+    del g._shared
     return g
+
+
+# Choices that change no player (only the queue, the turn or the log): the chooser's player
+# stays shared with the game before. Steps run after them copy whom they change themselves.
+LEAVES_PLAYERS = frozenset({"add", "play", "registry", "cancel", "start", "end", "done"})
+
+
+def changing(g: Game, seat: Seat) -> Player:
+    """The seat's player, to be changed. Within ``apply`` the players are shared with the
+    game before until a step changes one (copy on change: most steps change one player or
+    none), so every change to a player's counters, fields, workers or store goes through
+    here first."""
+    shared = getattr(g, "_shared", None)
+    if shared and seat in shared:
+        shared.discard(seat)
+        g.players[seat] = _clone_player(g.players[seat])
+    return g.players[seat]
 
 
 # --- Saving: plain JSON ---
@@ -1340,15 +1359,21 @@ def load(raw: dict[str, Any]) -> Game:
     return load_game(Game, Player, raw)
 
 
-def clone(g: Game) -> Game:
+def clone(g: Game, share_players: bool = False) -> Game:
     """An independent copy, made field by field: every action copies the game once, so
-    this is the playouts' and the server's single largest cost after the options."""
+    this is the playouts' and the server's single largest cost after the options. With
+    ``share_players`` (``apply`` only) the players are the same objects until ``changing``
+    copies one, and the copy notes in ``_shared`` whose are still shared."""
     copy = vars(g).copy()  # str, int, bool and None fields are shared as they are
     for name in _FLAT_FIELDS:
         copy[name] = copy[name].copy()
     copy["options"] = g.options.copy()  # validated: bools and strings only
     copy["queue"] = [_clone_job(job) for job in g.queue]
-    copy["players"] = [_clone_player(p) for p in g.players]
+    if share_players:
+        copy["players"] = g.players.copy()
+        copy["_shared"] = set(range(len(g.players)))
+    else:
+        copy["players"] = [_clone_player(p) for p in g.players]
     copy["log"] = GameLog(g.log.recent, g.log.total)
     game = Game.__new__(Game)  # every attribute is set here: no __init__
     game.__dict__ = copy
