@@ -397,8 +397,12 @@ def placement_options(g: Game, p: Player) -> list[Option]:
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    return [option for option, square in zip(_place_option_per_square(label), chain.from_iterable(p.town.squares))
-            if square.resource is None and square.building is None]
+    return list(_place_options(label, p.town.held_squares()))
+
+
+@lru_cache(maxsize=8192)
+def _place_options(label: str, held: int) -> tuple[Option, ...]:
+    return tuple(option for n, option in enumerate(_place_option_per_square(label)) if not held >> n & 1)
 
 
 @lru_cache(maxsize=256)
@@ -594,17 +598,26 @@ _SQUARE_CODES = tuple({**{r: bit << square_shift(n) for r, bit in RESOURCE_BITS.
 def town_code(p: Player) -> int:
     """The match code of the player's town now: a cube matches its resource (never one
     stored on a building), a Trading Post is wild from the round after it was built."""
+    code = p.town.code
+    if code is None:
+        code = p.town.code = squares_code(p.town)
+    for r, c in p.fresh:  # a Trading Post built this round is not wild yet
+        shift = square_shift(r * SIZE + c)
+        if code >> shift & WILD_BIT:
+            code &= ~(SQUARE_BITS << shift)
+    return code
+
+
+def squares_code(town: Town) -> int:
+    """The match code of the squares, every Trading Post wild (``town_code`` takes this
+    round's back out); the town keeps it until a square changes."""
     code = 0
-    for codes, square in zip(_SQUARE_CODES, chain.from_iterable(p.town.squares)):
+    for codes, square in zip(_SQUARE_CODES, chain.from_iterable(town.squares)):
         if square.building is None:
             if square.resource is not None:
                 code |= codes[square.resource]
         elif square.building == "trading_post":
             code |= codes[WILD]
-    for r, c in p.fresh:  # a Trading Post built this round is not wild yet
-        shift = square_shift(r * SIZE + c)
-        if code >> shift & WILD_BIT:
-            code &= ~(SQUARE_BITS << shift)
     return code
 
 
@@ -618,6 +631,7 @@ def match_code(values: Any) -> int:
     return code
 
 
+ALL_MATCH_BITS = sum(WILD_BITS << square_shift(n) for n in range(SIZE * SIZE))
 _BYTE_LOW_BITS = sum(1 << square_shift(n) for n in range(SIZE * SIZE))
 
 
@@ -704,11 +718,15 @@ class FitMemo:
         gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
             held = held_count(code)
-            for card, size, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
+            lacking = ALL_MATCH_BITS ^ code  # the match bits the town does not have
+            for card, size, needs, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
                 if size <= held and found.get(card, 0) is None:  # could fit, asked about before, did not fit
-                    for n, need, all_wild in candidates:  # ``_first_fit``, inline: the hottest loop
-                        if code & need == need and code & all_wild != all_wild:
-                            found[card] = n
+                    # The hottest loop, one operation a layout: does the town lack
+                    # nothing it needs? Mostly no layout fits; when one does,
+                    # ``_first_fit`` also turns away a layout of wild squares only.
+                    for need in needs:
+                        if not lacking & need:
+                            found[card] = _first_fit(code, candidates)
                             break
         elif gained:
             for card, n in found.items():
@@ -751,9 +769,10 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _wanting_at(square: int, match: int) -> tuple[tuple[str, int, tuple[FitLayout, ...]], ...]:
-    """``_layouts_wanting`` for every card that has some, with its pattern's size."""
-    return tuple((card, pattern_size(card), wanting) for card in ALL_CARDS
+def _wanting_at(square: int, match: int) -> tuple[tuple[str, int, tuple[int, ...], tuple[FitLayout, ...]], ...]:
+    """``_layouts_wanting`` for every card that has some, with its pattern's size and the
+    match bits each of those layouts needs."""
+    return tuple((card, pattern_size(card), tuple(need for _, need, _ in wanting), wanting) for card in ALL_CARDS
                  if (wanting := _layouts_wanting(card, square, match)))
 
 

@@ -9,6 +9,8 @@ resource.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import chain
 from typing import Any, Iterator
 
 from .content import ALL_CARDS, Resource
@@ -41,6 +43,11 @@ def surrounding(cell: Cell) -> list[Cell]:
             if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE]
 
 
+@lru_cache(maxsize=1024)
+def _empty_cells(held: int) -> tuple[Cell, ...]:
+    return tuple(cell for n, cell in enumerate(iter_cells()) if not held >> n & 1)
+
+
 def cell_name(cell: Cell) -> str:
     """Human name of a square: rows A–D top to bottom, columns 1–4 left to right."""
     return f"{'ABCD'[cell[0]]}{cell[1] + 1}"
@@ -71,9 +78,15 @@ class Town:
     # The squares this town has its own (bit n: square n in reading order); the others
     # may be shared with copies. With none of its own, the rows are shared too.
     owned: int = field(default=ALL_SQUARES, compare=False, repr=False)
+    # Derived from the squares and dropped whenever one is taken to change (``town[cell]``):
+    # the rules' match code (``rules.squares_code``) and the squares holding a cube or a
+    # building (bit n: square n in reading order). Both are asked at nearly every step.
+    code: int | None = field(default=None, compare=False, repr=False)
+    held: int | None = field(default=None, compare=False, repr=False)
 
     def __getitem__(self, cell: Cell) -> Square:
         """The square, to read or change: a square shared with a copy is copied first."""
+        self.code = self.held = None
         r, c = cell
         bit = 1 << (r * SIZE + c)
         if not self.owned & bit:
@@ -88,13 +101,23 @@ class Town:
         """The square, for reading only (never changed through this: it may be shared)."""
         return self.squares[cell[0]][cell[1]]
 
+    def held_squares(self) -> int:
+        """The squares holding a cube or a building, one bit each in reading order."""
+        held = self.held
+        if held is None:
+            held = 0
+            for n, s in enumerate(chain.from_iterable(self.squares)):
+                if s.resource is not None or s.building is not None:
+                    held |= 1 << n
+            self.held = held
+        return held
+
     def empty_cells(self) -> list[Cell]:
         """Empty squares in reading order."""
-        return [(r, c) for r, row in enumerate(self.squares) for c, s in enumerate(row)
-                if s.resource is None and s.building is None]
+        return list(_empty_cells(self.held_squares()))
 
     def is_full(self) -> bool:
-        return all(s.resource is not None or s.building is not None for row in self.squares for s in row)
+        return self.held_squares() == ALL_SQUARES
 
     def buildings(self) -> list[tuple[Cell, str]]:
         """(cell, building id) for every building and monument, in reading order."""
@@ -116,6 +139,7 @@ class Town:
         self.share()
         twin = Town.__new__(Town)  # without the dataclass __init__: a third of the cost
         twin.squares, twin.fit_memo, twin.owned = self.squares, self.fit_memo, 0
+        twin.code, twin.held = self.code, self.held
         return twin
 
     def share(self) -> None:
