@@ -631,18 +631,6 @@ def match_code(values: Any) -> int:
     return code
 
 
-ALL_MATCH_BITS = sum(WILD_BITS << square_shift(n) for n in range(SIZE * SIZE))
-_BYTE_LOW_BITS = sum(1 << square_shift(n) for n in range(SIZE * SIZE))
-
-
-def held_count(code: int) -> int:
-    """How many squares hold something in a match code (each byte folded onto its low bit)."""
-    code |= code >> 4
-    code |= code >> 2
-    code |= code >> 1
-    return (code & _BYTE_LOW_BITS).bit_count()
-
-
 def squares_in(code: int) -> list[int]:
     """The squares (reading-order indices) whose byte in ``code`` is not zero."""
     found = []
@@ -717,17 +705,17 @@ class FitMemo:
                     found[card] = _first_fit(code, _fit_layouts(card))
         gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
-            held = held_count(code)
-            lacking = ALL_MATCH_BITS ^ code  # the match bits the town does not have
-            for card, size, needs, candidates in _wanting_at(gained[0], code >> square_shift(gained[0]) & SQUARE_BITS):
-                if size <= held and found.get(card, 0) is None:  # could fit, asked about before, did not fit
-                    # The hottest loop, one operation a layout: does the town lack
-                    # nothing it needs? Mostly no layout fits; when one does,
-                    # ``_first_fit`` also turns away a layout of wild squares only.
-                    for need in needs:
-                        if not lacking & need:
-                            found[card] = _first_fit(code, candidates)
-                            break
+            square = gained[0]
+            checks, every_layout, cards = _placed_checks(square, code >> square_shift(square) & SQUARE_BITS)
+            # Every layout wanting the cube there at once, a bit each: a square rules out
+            # the layouts that want something else there. Mostly none is left.
+            ruled_out = 0
+            for shift, ruling_out in checks:
+                ruled_out |= ruling_out[code >> shift & SQUARE_BITS]
+            if every_layout & ~ruled_out:
+                for card, layout_bits, candidates in cards:
+                    if layout_bits & ~ruled_out and found.get(card, 0) is None:  # asked before, did not fit
+                        found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
         elif gained:
             for card, n in found.items():
                 if n is None:
@@ -769,11 +757,31 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _wanting_at(square: int, match: int) -> tuple[tuple[str, int, tuple[int, ...], tuple[FitLayout, ...]], ...]:
-    """``_layouts_wanting`` for every card that has some, with its pattern's size and the
-    match bits each of those layouts needs."""
-    return tuple((card, pattern_size(card), tuple(need for _, need, _ in wanting), wanting) for card in ALL_CARDS
-                 if (wanting := _layouts_wanting(card, square, match)))
+def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, list[int]], ...], int,
+                                                     tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
+    """The layouts a cube (a square holding ``match``) placed on the square can complete,
+    every card's numbered one after the other, a bit each: per square they cover, which of
+    them each square byte rules out (indexed by the byte); all their bits; per card, its
+    layouts' bits."""
+    ruling: dict[int, list[int]] = {}
+    cards = []
+    bit = 0
+    for card in ALL_CARDS:
+        candidates = _layouts_wanting(card, square, match)
+        if not candidates:
+            continue
+        first = bit
+        for _, need, _ in candidates:
+            for n in range(SIZE * SIZE):
+                wanted = need >> square_shift(n) & SQUARE_BITS
+                if wanted:
+                    out = ruling.setdefault(n, [0] * (SQUARE_BITS + 1))
+                    for byte in (0, *RESOURCE_BITS.values()):  # empty, or another cube
+                        if byte != wanted:
+                            out[byte] |= 1 << bit
+            bit += 1
+        cards.append((card, (1 << bit) - (1 << first), candidates))
+    return tuple((square_shift(n), ruling[n]) for n in sorted(ruling)), (1 << bit) - 1, tuple(cards)
 
 
 @lru_cache(maxsize=None)
