@@ -763,7 +763,8 @@ def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, list[int]]
     every card's numbered one after the other, a bit each: per square they cover, which of
     them each square byte rules out (indexed by the byte); all their bits; per card, its
     layouts' bits."""
-    ruling: dict[int, list[int]] = {}
+    covering = [0] * (SIZE * SIZE)  # per square, the layouts covering it
+    wanting = [dict.fromkeys(RESOURCES, 0) for _ in range(SIZE * SIZE)]  # ... wanting each resource there
     cards = []
     bit = 0
     for card in ALL_CARDS:
@@ -771,17 +772,22 @@ def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, list[int]]
         if not candidates:
             continue
         first = bit
-        for _, need, _ in candidates:
-            for n in range(SIZE * SIZE):
-                wanted = need >> square_shift(n) & SQUARE_BITS
-                if wanted:
-                    out = ruling.setdefault(n, [0] * (SQUARE_BITS + 1))
-                    for byte in (0, *RESOURCE_BITS.values()):  # empty, or another cube
-                        if byte != wanted:
-                            out[byte] |= 1 << bit
+        squares_of = _indexed_layouts(card)
+        for index, _, _ in candidates:
+            for n, resource in squares_of[index]:
+                covering[n] |= 1 << bit
+                wanting[n][resource] |= 1 << bit
             bit += 1
         cards.append((card, (1 << bit) - (1 << first), candidates))
-    return tuple((square_shift(n), ruling[n]) for n in sorted(ruling)), (1 << bit) - 1, tuple(cards)
+    checks = []
+    for n in range(SIZE * SIZE):
+        if covering[n]:
+            ruling_out = [0] * (SQUARE_BITS + 1)  # a wild square (WILD_BITS) rules out none
+            ruling_out[0] = covering[n]  # empty, or a building that is not wild
+            for resource, bits in RESOURCE_BITS.items():
+                ruling_out[bits] = covering[n] & ~wanting[n][resource]
+            checks.append((square_shift(n), ruling_out))
+    return tuple(checks), (1 << bit) - 1, tuple(cards)
 
 
 @lru_cache(maxsize=None)
