@@ -67,7 +67,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
@@ -78,7 +77,8 @@ from app.games.rng import Rng
 from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
                       RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
 from .scoring import TownScore, score_town, shrine_points
-from .town import SIZE, Cell, Town, cell_name, iter_cells
+from .town import (RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
+                   iter_cells, square_shift)
 
 Seat = int
 Layout = tuple[tuple[Cell, Resource], ...]  # the squares of one way to lay out a card
@@ -573,51 +573,14 @@ def any_fits(p: Player, cards: list[str]) -> bool:
     return bool(cards) and fit_memo(p).fits_any(cards)
 
 
-# What each square can match in a layout, as one number: a byte per square in reading
-# order, holding one bit per resource for the square's own cube, all five and WILD_BIT for
-# a wild square (a Trading Post from an earlier round), nothing otherwise. "Does this
-# layout fit" is asked thousands of times a game; on the number it is two bit operations
-# (``_first_fit``) instead of a walk over the layout's squares.
-RESOURCE_BITS = {r: 1 << n for n, r in enumerate(RESOURCES)}
-WILD_BIT = 1 << len(RESOURCES)
-WILD_BITS = WILD_BIT | (WILD_BIT - 1)  # a wild square matches every resource
-SQUARE_BITS = 0xFF
-WILD = "*"  # the match value of a wild square (a Trading Post from an earlier round)
-
-
-def square_shift(index: int) -> int:
-    """Where a square's byte starts in a match code (``index`` in reading order)."""
-    return 8 * index
-
-
-# Per square (reading order): what each match value adds to a match code there.
-_SQUARE_CODES = tuple({**{r: bit << square_shift(n) for r, bit in RESOURCE_BITS.items()},
-                       WILD: WILD_BITS << square_shift(n)} for n in range(SIZE * SIZE))
-
-
 def town_code(p: Player) -> int:
     """The match code of the player's town now: a cube matches its resource (never one
     stored on a building), a Trading Post is wild from the round after it was built."""
-    code = p.town.code
-    if code is None:
-        code = p.town.code = squares_code(p.town)
+    code = p.town.match_code()
     for r, c in p.fresh:  # a Trading Post built this round is not wild yet
         shift = square_shift(r * SIZE + c)
         if code >> shift & WILD_BIT:
             code &= ~(SQUARE_BITS << shift)
-    return code
-
-
-def squares_code(town: Town) -> int:
-    """The match code of the squares, every Trading Post wild (``town_code`` takes this
-    round's back out); the town keeps it until a square changes."""
-    code = 0
-    for codes, square in zip(_SQUARE_CODES, chain.from_iterable(town.squares)):
-        if square.building is None:
-            if square.resource is not None:
-                code |= codes[square.resource]
-        elif square.building == "trading_post":
-            code |= codes[WILD]
     return code
 
 
