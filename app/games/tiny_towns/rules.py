@@ -424,9 +424,10 @@ DONE = Option("done", "Done building", "done")
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
     town, opts = p.town, []
-    if not (g.options.get("cavern") or has_built(p, "bondmaker")) and not any(
-            b in ("factory", "warehouse") for _, b in town.buildings()):
-        return opts  # nothing special to offer (most placements): one look at the town
+    if not (g.options.get("cavern") or has_built(p, "bondmaker")) and not (
+            ("factory" in g.cards or "warehouse" in g.cards)  # else no town holds either
+            and any(b in ("factory", "warehouse") for _, b in town.buildings())):
+        return opts  # nothing special to offer (most placements)
     if any(resource in town.at(c).stored for c in town.cells_of("factory")):
         opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
                  for r in RESOURCES if r != resource]
@@ -1334,11 +1335,30 @@ ACTIONS: dict[str, Callable[[Game, Player, str], None]] = {
 }
 
 
+def acts(g: Game, p: Player) -> bool:
+    """Whether the player is one of ``to_act``, asked of that one player."""
+    phase = g.phase
+    if phase == PLACE:
+        return bool(p.placing and not p.pending)
+    if phase == BUILD:
+        return not p.done
+    if phase == NAME:
+        return p.seat == g.master_builder
+    if phase == KEEP:
+        return p.monument is None
+    if phase == PICK:
+        return p.seat == 0
+    if phase == WATCH:
+        return bool(p.effects)
+    return False
+
+
 def options(g: Game, seat: Seat) -> list[Option]:
     """Every legal choice for the seat now, in a stable order."""
-    if seat not in to_act(g):
+    p = g.players[seat] if isinstance(seat, int) and 0 <= seat < len(g.players) else None
+    if p is None or not acts(g, p):
         return []
-    return OPTIONS[g.phase](g, g.players[seat])
+    return OPTIONS[g.phase](g, p)
 
 
 # What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
@@ -1424,8 +1444,19 @@ def own_players(g: Game) -> None:
 def clone_player(p: Player) -> Player:
     # By hand, field by field: the generic ``plain`` walk over each field was a third of
     # a playout.
+    # The same copies as ``own_parts``, set straight into a copy of the fields.
     q = Player.__new__(Player)
-    q.__dict__ = {**vars(p), **own_parts(p), "town": p.town.copy(), "shared": False}
+    fields = q.__dict__ = p.__dict__.copy()
+    fields["dealt"], fields["cavern"], fields["watch"] = p.dealt[:], p.cavern[:], p.watch[:]
+    fields["built_types"], fields["fresh"] = p.built_types[:], [cell[:] for cell in p.fresh]
+    if p.placing:
+        fields["placing"] = dict(p.placing)
+    if p.pending:
+        fields["pending"] = own_pending(p.pending)
+    if p.construction:
+        fields["construction"] = own_construction(p.construction)
+    fields["effects"] = plain(p.effects) if p.effects else []
+    fields["town"], fields["shared"] = p.town.copy(), False
     return q
 
 
