@@ -66,7 +66,8 @@ Decisions on points the rulebook leaves open (each is stated again where it is c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import getitem, or_
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
@@ -78,7 +79,7 @@ from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOUR
                       RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
 from .scoring import TownScore, score_town, shrine_points
 from .town import (RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
-                   iter_cells, square_shift)
+                   empty_squares, iter_cells, square_shift)
 
 Seat = int
 Layout = tuple[tuple[Cell, Resource], ...]  # the squares of one way to lay out a card
@@ -397,12 +398,8 @@ def placement_options(g: Game, p: Player) -> list[Option]:
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    return list(_place_options(label, p.town.held_squares()))
-
-
-@lru_cache(maxsize=8192)
-def _place_options(label: str, held: int) -> tuple[Option, ...]:
-    return tuple(option for n, option in enumerate(_place_option_per_square(label)) if not held >> n & 1)
+    per_square = _place_option_per_square(label)
+    return [per_square[n] for n in empty_squares(p.town.held_squares())]
 
 
 @lru_cache(maxsize=256)
@@ -672,10 +669,9 @@ class FitMemo:
             square = gained[0]
             checks, every_layout, cards = _placed_checks(square, code >> square_shift(square) & SQUARE_BITS)
             # Every layout wanting the cube there at once, a bit each: a square rules out
-            # the layouts that want something else there. Mostly none is left.
-            ruled_out = 0
-            for shift, ruling_out in checks:
-                ruled_out |= ruling_out[code >> shift & SQUARE_BITS]
+            # the layouts that want something else there (the ORs in C: one square a
+            # byte of the code). Mostly none is left.
+            ruled_out = reduce(or_, map(getitem, checks, code.to_bytes(SIZE * SIZE, "little")))
             if every_layout & ~ruled_out:
                 for card, layout_bits, candidates in cards:
                     if layout_bits & ~ruled_out and found.get(card, 0) is None:  # asked before, did not fit
@@ -721,12 +717,12 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, list[int]], ...], int,
+def _placed_checks(square: int, match: int) -> tuple[tuple[list[int], ...], int,
                                                      tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
     """The layouts a cube (a square holding ``match``) placed on the square can complete,
-    every card's numbered one after the other, a bit each: per square they cover, which of
-    them each square byte rules out (indexed by the byte); all their bits; per card, its
-    layouts' bits."""
+    every card's numbered one after the other, a bit each: per square (reading order),
+    which of them its byte of the match code rules out (indexed by the byte); all their
+    bits; per card, its layouts' bits."""
     covering = [0] * (SIZE * SIZE)  # per square, the layouts covering it
     wanting = [dict.fromkeys(RESOURCES, 0) for _ in range(SIZE * SIZE)]  # ... wanting each resource there
     cards = []
@@ -745,12 +741,11 @@ def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, list[int]]
         cards.append((card, (1 << bit) - (1 << first), candidates))
     checks = []
     for n in range(SIZE * SIZE):
-        if covering[n]:
-            ruling_out = [0] * (SQUARE_BITS + 1)  # a wild square (WILD_BITS) rules out none
-            ruling_out[0] = covering[n]  # empty, or a building that is not wild
-            for resource, bits in RESOURCE_BITS.items():
-                ruling_out[bits] = covering[n] & ~wanting[n][resource]
-            checks.append((square_shift(n), ruling_out))
+        ruling_out = [0] * (SQUARE_BITS + 1)  # a wild square (WILD_BITS) rules out none
+        ruling_out[0] = covering[n]  # empty, or a building that is not wild
+        for resource, bits in RESOURCE_BITS.items():
+            ruling_out[bits] = covering[n] & ~wanting[n][resource]
+        checks.append(ruling_out)
     return tuple(checks), (1 << bit) - 1, tuple(cards)
 
 

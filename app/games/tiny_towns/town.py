@@ -9,7 +9,6 @@ resource.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Iterator
 
 from .content import ALL_CARDS, RESOURCES, Resource
@@ -65,9 +64,16 @@ def surrounding(cell: Cell) -> list[Cell]:
             if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE]
 
 
-@lru_cache(maxsize=1024)
-def _empty_cells(held: int) -> tuple[Cell, ...]:
-    return tuple(cell for n, cell in enumerate(iter_cells()) if not held >> n & 1)
+# The empty squares (reading-order indices) of a town, from its held squares: looked up
+# a half at a time (8 squares each), for the rules ask at every placement.
+_EMPTY_IN_FIRST_HALF = tuple(tuple(n for n in range(8) if not held >> n & 1) for held in range(256))
+_EMPTY_IN_SECOND_HALF = tuple(tuple(n + 8 for n in empty) for empty in _EMPTY_IN_FIRST_HALF)
+_CELLS = tuple(iter_cells())
+
+
+def empty_squares(held: int) -> tuple[int, ...]:
+    """The squares not in ``held`` (bit n: square n in reading order), in reading order."""
+    return _EMPTY_IN_FIRST_HALF[held & 0xFF] + _EMPTY_IN_SECOND_HALF[held >> 8]
 
 
 def cell_name(cell: Cell) -> str:
@@ -159,7 +165,7 @@ class Town:
 
     def empty_cells(self) -> list[Cell]:
         """Empty squares in reading order."""
-        return list(_empty_cells(self.held_squares()))
+        return [_CELLS[n] for n in empty_squares(self.held_squares())]
 
     def is_full(self) -> bool:
         return self.held_squares() == ALL_SQUARES
