@@ -412,7 +412,7 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
     if offered is None:
-        offered = [o.id for o in listed(state, seat)]  # apply then checks against this list
+        offered = listed(state, seat)  # apply then checks against this list
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     g, p = state, state.players[seat]

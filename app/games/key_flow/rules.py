@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
@@ -957,13 +957,51 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return token_options(g, p) + [Option("done", "Done with keyple tokens", "done")]
 
 
+def option_ids(g: Game, seat: Seat) -> list[str]:
+    """The ids of ``options``, in its order, without their words: what ``apply`` checks a
+    choice against and all the bot reads (labels were a tenth of a bot game's time).
+    tests/games/key_flow/test_properties.py checks both list the same ids all game long."""
+    if seat not in to_act(g):
+        return []
+    p = g.players[seat]
+    if g.phase in (DRAFT, WINTER_K):
+        if not p.choosing:
+            return [f"pick:{cid}" for cid in (p.winter_k if g.phase == WINTER_K else p.hand)]
+        c = CARDS[p.choosing]
+        if c.kind == "keyple":
+            out = [f"on:{owner}:{e['col']}" for owner, e, _ in targets(g, p, c)]
+        else:
+            assert c.row is not None
+            out = [f"{c.row}:{col}" for col in spots(p, c.row)]
+        return out + (["discard", "cancel"] if g.phase == DRAFT else ["cancel"])
+    if not p.jobs:
+        return [f"token:{e['col']}" for e, _ in iter_token_uses(p)] + ["done"]
+    job = p.jobs[0]
+    do = job["do"]
+    if do == "any":
+        return [f"take:{r}" for r in BASIC]
+    if do == "convert":
+        out = [f"pay:{s}" for s in iter_payable(p, job)]
+    elif do == "transport":
+        out = [f"move:{where(a)}:{where(b)}:{r}" for a, b, r in iter_moves(p)]
+    else:
+        out = [f"upgrade:{where(e)}" for e in iter_upgrades(g, p)] + [f"flip:{where(e)}" for e in iter_flips(p)]
+    return out + ([("skip" if do == "convert" else "stop")] if out else [])
+
+
+class OptionId(NamedTuple):
+    """An option as ``check_choice`` reads it: its id alone."""
+    id: str
+
+
 # What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(lambda g, seat: options(g, seat))
+_LISTED = ListedOnce(lambda g, seat: [OptionId(i) for i in option_ids(g, seat)])
 
 
-def listed(g: Game, seat: Seat) -> list[Option]:
-    """``options``, for a caller that next applies one of them to this very game (the bot)."""
-    return _LISTED.listed(g, seat)
+def listed(g: Game, seat: Seat) -> list[str]:
+    """The ids of ``options``, for a caller that next applies one of them to this very
+    game (the bot)."""
+    return [o.id for o in _LISTED.listed(g, seat)]
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:

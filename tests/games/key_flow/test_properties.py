@@ -146,7 +146,7 @@ def test_listed_options_are_checked_once_and_only_for_that_game_and_seat():
     from app.games.key_flow.rules import listed
     from app.games.protocol import IllegalAction
     g = kf.setup(3, {}, 1)
-    offered = [o.id for o in listed(g, 0)]
+    offered = listed(g, 0)
     assert offered == [o.id for o in kf.options(g, 0)]
     with pytest.raises(IllegalAction):
         kf.apply(g, 0, "discard")  # not a pick: refused against the listed options
@@ -160,10 +160,11 @@ def test_listed_options_are_checked_once_and_only_for_that_game_and_seat():
 def test_apply_after_listed_does_not_list_again(monkeypatch):
     from app.games.key_flow import rules
     g = kf.setup(2, {}, 3)
-    offered = [o.id for o in rules.listed(g, 1)]
+    offered = rules.listed(g, 1)
 
     def listing_again(*_):
         raise AssertionError("listed twice")
+    monkeypatch.setattr(rules, "option_ids", listing_again)
     monkeypatch.setattr(rules, "options", listing_again)
     assert kf.apply(g, 1, offered[-1]).players[1].choosing == offered[-1].removeprefix("pick:")
 
@@ -198,3 +199,18 @@ def test_cached_neighbours_are_the_touching_cards_in_village_order():
         cards = [{"row": row, "col": col} for row, col in places]
         assert shape_neighbours(tuple(places)) == tuple(
             tuple(j for j, b in enumerate(cards) if j != i and touching(a, b)) for i, a in enumerate(cards))
+
+
+@pytest.mark.parametrize("players, seed", [(2, 7), (3, 2), (5, 3), (6, 1)])
+def test_option_ids_are_the_options_ids_all_game_long(players, seed):
+    """apply checks choices against option_ids: for every seat at every step of a random and
+    a bot game, the same ids in the same order as options."""
+    from app.games.key_flow.rules import option_ids
+    for play in (random_playout, bot_playout):
+        played = play("key-flow", players, seed=seed)
+        g = kf.setup(players, {}, seed)
+        for seat, option in played.actions + [(None, None)]:
+            for s in range(players):
+                assert option_ids(g, s) == [o.id for o in kf.options(g, s)]
+            if seat is not None:
+                g = kf.apply(g, seat, option)
