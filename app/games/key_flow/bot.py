@@ -265,16 +265,19 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
         best: tuple[float, str | None] = (-1.0, None)
         goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
-        # the targets depend on the card's keyples and arrows only: once per decision for each
+        # the targets, and what each is worth before the card's own goals, depend on the
+        # card's keyples and arrows only: once per decision for each
         key = ("targets", id(p), c.keyples, c.arrows)
         known = _memo.get(key)
-        if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-            known = _memo[key] = (p, targets(g, p, c))
-        for owner, e, tokens in known[1]:
-            own = owner == p.seat
-            v = action_value(p, live_action(e), want, own) - token_worth(want) * tokens + (goal + 0.2 if own else -0.3)
+        if known is None or known[0] is not p or known[1] is not want:  # the memo keeps p: its id() is not reused
+            worth = token_worth(want)
+            known = _memo[key] = (p, want, [
+                (owner == p.seat, action_value(p, live_action(e), want, owner == p.seat) - worth * tokens,
+                 f"on:{owner}:{e['col']}") for owner, e, tokens in targets(g, p, c)])
+        for own, v, use in known[2]:
+            v += goal + 0.2 if own else -0.3
             if v > best[0]:
-                best = (v, f"on:{owner}:{e['col']}")
+                best = (v, use)
         return best
     spot = best_spot(p, c)
     if c.kind == "scorer":
@@ -519,12 +522,13 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     """The move that brings a resource one step closer to where it is wanted most: a card
     whose next upgrade lacks it (gold helps any), or a store that takes it."""
     village = p.village
+    lacking = [needs(p, e) for e in village]  # by place: read again for every move offered
     wanted: list[tuple[int, str, float]] = []  # (place in the village, resource, weight)
     for i, e in enumerate(village):
         c = CARDS[e["card"]]
         if c.kind == "store":
             wanted += [(i, r, c.store_points + 0.5) for r in c.accepts]
-        for r in needs(p, e):
+        for r in lacking[i]:
             wanted += [(i, r, 3.0 + c.panels[-1].points / 10), (i, "gold", 2.5)]
     maps = {i: steps_from(p, i) for i, _, _ in wanted}
     wanted_by: dict[str, list[tuple[int, float]]] = {}  # by resource: (place, weight), in the order above
@@ -537,7 +541,7 @@ def transport_choice(p: Player, offered: list[str]) -> str:
             continue
         _, a, b, r = o.split(":")
         src, dst = places[a], places[b]
-        lacks = needs(p, village[src])
+        lacks = lacking[src]
         v = -2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0
         gain = 0.0
         for target, weight in wanted_by.get(r, ()):
