@@ -21,7 +21,7 @@ from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
-                    live_panel, powers, season_name, shape_neighbours, where)
+                    live_panel, neighbours, powers, season_name, spots, targets, where)
 from .scoring import accepts
 
 Seat = int
@@ -139,7 +139,7 @@ def steps_from(p: Player, start: int) -> dict[int, int]:
     _, shape, table = known
     steps = table[start]
     if steps is None:
-        steps = table[start] = _steps(shape, start)
+        steps = table[start] = _steps(shape, start, neighbours(p.village))
     return steps
 
 
@@ -147,12 +147,10 @@ def steps_from(p: Player, start: int) -> dict[int, int]:
 _steps_known: dict[tuple[tuple[str, int, bool], ...], list[dict[int, int] | None]] = {}
 
 
-def _steps(shape: tuple[tuple[str, int, bool], ...], start: int) -> dict[int, int]:
-    near = shape_neighbours(tuple((row, col) for row, col, _ in shape))
+def _steps(shape: tuple[tuple[str, int, bool], ...], start: int, near: tuple[tuple[int, ...], ...]) -> dict[int, int]:
     dist = {start: 0}
     todo = [start]
-    while todo:
-        a = todo.pop(0)
+    for a in todo:  # breadth first: the list grows behind the loop
         for b in near[a]:
             if b not in dist:
                 dist[b] = dist[a] + 1
@@ -261,7 +259,6 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
     """The value of the card's best use and that use's option id (None: discard)."""
     season = season_name(g)
     if c.kind == "keyple":
-        from .rules import targets
         best: tuple[float, str | None] = (-1.0, None)
         goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
@@ -282,10 +279,11 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
     spot = best_spot(p, c)
     if c.kind == "scorer":
         return c.panels[0].points + alone(p, c) + 0.5, spot
-    v = c.panels[0].points + 0.5 * (c.panels[-1].points - c.panels[0].points) / max(1, len(c.panels))
-    v += sum(2.0 for a in c.animals if a in want or "animal" in want)
+    v = built_worth(c)
+    if c.animals:
+        v += sum(2.0 for a in c.animals if a in want or "animal" in want)
     v += action_value(p, c.reward, want, True)
-    if c.activatable:
+    if _activatable(c):
         v += EARLY[season] * action_value(p, c.panels[0].action, want, True) / 2
     if c.boat:
         v += 3 if "boat" in want else 1
@@ -294,6 +292,26 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
         makers = sum(1 for x in p.village if makes(CARDS[x["card"]]) & set(c.accepts))
         v += c.store_points * min(4, 0.5 * near + makers) * EARLY.get(season, 1) / 2 if season != "winter" else 0
     return v, spot
+
+
+_built_worths: dict[str, float] = {}  # by card id: content does not change
+_activatables: dict[str, bool] = {}
+
+
+def built_worth(c: Card) -> float:
+    """A building's points, and half of what upgrading adds per panel."""
+    known = _built_worths.get(c.id)
+    if known is None:
+        known = _built_worths[c.id] = \
+            c.panels[0].points + 0.5 * (c.panels[-1].points - c.panels[0].points) / max(1, len(c.panels))
+    return known
+
+
+def _activatable(c: Card) -> bool:
+    known = _activatables.get(c.id)
+    if known is None:
+        known = _activatables[c.id] = c.activatable
+    return known
 
 
 def alone(p: Player, c: Card) -> float:
@@ -399,7 +417,6 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
     """rules.spots, each with the places in the village of the cards it would touch (as
     rules.touching: the neighbours in its row, and in the other row the cards under or over
     its halves), once per decision."""
-    from .rules import spots
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
