@@ -17,8 +17,8 @@ from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
-from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build,
-                    can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan, payment,
+from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build, can_pay,
+                    can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan,
                     returned_by, season_name, tiebreak)
 
 Seat = int
@@ -97,7 +97,7 @@ def fair_needs_memo(g: Game, p: Player) -> dict[str, int]:
 
 def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float:
     """What one use of a building's action brings, less what it costs (about in points)."""
-    if payment(p.stock, a.pay) is None:
+    if not can_pay(p.stock, a.pay):
         return 0.0
     gained = 0.0
     for good, n in a.gain.items():

@@ -247,6 +247,31 @@ def payment(stock: dict[str, int], cost: dict[str, int]) -> dict[str, int] | Non
     return paid
 
 
+def can_pay(stock: dict[str, int], cost: dict[str, int]) -> bool:
+    """``payment(stock, cost) is not None``, without working out what is paid (a hot path:
+    every build and upgrade the bot weighs asks). Named goods first; then each kind of white
+    good from its group, where wheat stands in for finished goods, then for raw ones, as
+    ``payment`` takes it."""
+    whites = False
+    for good, n in cost.items():
+        if good in WHITE:
+            whites = True
+        elif stock.get(good, 0) < n:
+            return False
+    if not whites:
+        return True
+    wheat = stock.get(WHEAT, 0) - cost.get(WHEAT, 0)
+    for white in ("gem", "finished", "raw"):
+        n = cost.get(white, 0)
+        if n:
+            short = n - sum(stock.get(k, 0) - cost.get(k, 0) for k in WHITE[white])
+            if short > 0:
+                if white == "gem" or short > wheat:
+                    return False
+                wheat -= short
+    return True
+
+
 def pay(g: Game, p: Player, paid: dict[str, int]) -> None:
     for good, n in paid.items():
         p.stock[good] -= n
@@ -755,7 +780,7 @@ def act_options(g: Game, p: Player) -> list[Option]:
         out = build_options(g, p, job)
     elif kind == "upgrade":
         for plot_id, plot in p.plots.items():
-            if plot["tiles"] and not plot["up"] and payment(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost) is not None:
+            if plot["tiles"] and not plot["up"] and can_pay(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost):
                 b = BUILDINGS[plot["tiles"][-1]]
                 out.append(Option(f"upgrade:{plot_id}", f"Upgrade {b.front.name} to {b.back.name} "
                                   f"({cost_text(b.back.cost)})", "upgrade", f"plot:{p.seat}:{plot_id}"))
@@ -826,7 +851,7 @@ def build_options(g: Game, p: Player, job: Job) -> list[Option]:
     # the sources of ``build_sources``, in its order; a source's string only for a tile that can be built
     for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
         for i, tile in enumerate(tiles):
-            if tile and room[BUILDINGS[tile].area] and payment(p.stock, build_cost(job, tile)) is not None:
+            if tile and room[BUILDINGS[tile].area] and can_pay(p.stock, build_cost(job, tile)):
                 out.append(build_option(p.seat, job["kind"], where, str(i) if where == "display" else tile, tile))
     return out
 
@@ -842,18 +867,30 @@ def build_option(seat: Seat, kind: str, where: str, ref: str, tile: str) -> Opti
 def can_build(g: Game, p: Player, kind: str) -> bool:
     """Would a build (or discount build) action offer anything now? (What ``act_options``
     lists, without writing the options: the bot asks this often.)"""
-    job = {"kind": kind}
     room = areas_with_room(p)
     if not (room["farm"] or room["village"]):
         return False
     # the tiles of ``build_sources``, without writing their sources
-    return any(room[BUILDINGS[tile].area] and payment(p.stock, build_cost(job, tile)) is not None
-               for tiles in (p.home, p.held, g.display) for tile in tiles if tile)
+    discount = kind == "discount"
+    for tiles in (p.home, p.held, g.display):
+        for tile in tiles:
+            if tile:
+                area, cost, less = tile_costs(tile)
+                if room[area] and can_pay(p.stock, less if discount else cost):
+                    return True
+    return False
+
+
+@functools.cache
+def tile_costs(tile: str) -> tuple[str, dict[str, int], dict[str, int]]:
+    """A tile's area, front cost and discounted front cost (fixed content: looked up once)."""
+    b = BUILDINGS[tile]
+    return b.area, b.front.cost, discounted_front(tile)
 
 
 def can_upgrade(p: Player) -> bool:
     """Would an upgrade action offer anything now?"""
-    return any(plot["tiles"] and not plot["up"] and payment(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost) is not None
+    return any(plot["tiles"] and not plot["up"] and can_pay(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost)
                for plot in p.plots.values())
 
 
@@ -883,7 +920,7 @@ BOAT_SELLS = {good: Option(f"sell:{good}", f"Sell 1 {GOOD_NAMES[good]} for {SHIP
 
 def work_variants(g: Game, p: Player, a: Act) -> list[str]:
     """The ways one action of a building can be taken now ("-" when there is one way)."""
-    if payment(p.stock, a.pay) is None:
+    if not can_pay(p.stock, a.pay):
         return []
     if "refine" in a.gain:
         return [r for r in RAW if p.stock.get(r, 0) > 0 and g.supply[REFINED[r]] > 0]
@@ -902,7 +939,7 @@ def work_options(g: Game, p: Player, job: Job) -> list[Option]:
     out = []
     for i, a in enumerate(side.acts):
         if "animal" in a.gain:
-            variants = [k for k in side.houses if g.supply[k] > 0] if payment(p.stock, a.pay) is not None else []
+            variants = [k for k in side.houses if g.supply[k] > 0] if can_pay(p.stock, a.pay) else []
         else:
             variants = work_variants(g, p, a)
         for v in variants:
@@ -1081,7 +1118,7 @@ def fair_options(g: Game, p: Player) -> list[Option]:
     out = []
     season = season_name(g)
     own = p.fairs.get(season)
-    if own and payment(p.stock, FAIRS[own].needs) is not None:
+    if own and can_pay(p.stock, FAIRS[own].needs):
         out.append(Option(f"fair:{own}:front", f"Hold your {season} fair ({goods_text(FAIRS[own].needs)}: "
                                              f"{FAIRS[own].points} points)", "fair", f"fairtile:{p.seat}:{season}"))
     out += winter_fair_options(g, p)
@@ -1095,7 +1132,7 @@ def winter_fair_options(g: Game, p: Player) -> list[Option]:
         fair = FAIRS[f]
         for side_name in WINTER_SIDES.get(season_name(g), ()):
             needs, points = (fair.needs, fair.points) if side_name == "4" else (fair.back_needs or {}, fair.back_points)
-            if payment(p.stock, needs) is not None:
+            if can_pay(p.stock, needs):
                 out.append(Option(f"fair:{f}:{side_name}", f"Hold the winter fair {f} for {points} points "
                                   f"({goods_text(needs)})", "fair", f"winterfair:{f}"))
     return out

@@ -15,8 +15,8 @@ from typing import Any
 from .bot import Chance, choose_among, game_from_view, house_choice, surplus_choice
 from .content import (ANIMALS, BUILDINGS, FAIRS, FINISHED, GEMS, RAW, SEASONS, SHIP_STEP, SHIPPING_TRACK, WHEAT,
                       WHITE)
-from .rules import (FOLD, PLAY, Game, Player, apply, building_points, building_side, housing_plans, options,
-                    payment, season_name, to_act)
+from .rules import (FOLD, PLAY, Game, Player, apply, building_points, building_side, can_pay, housing_plans, options,
+                    season_name, to_act)
 
 Seat = int
 
@@ -57,7 +57,7 @@ def points_now(p: Player) -> float:
 def fair_prospect(p: Player, needs: dict[str, int], points: float, now: bool) -> float:
     """A fair not held yet: its points if the store already pays it (at the season's end),
     else a share for the goods it asks that are already in store."""
-    if payment(p.stock, needs) is not None:
+    if can_pay(p.stock, needs):
         return points * (0.95 if now else 0.6)
     want = sum(needs.values())
     have = 0

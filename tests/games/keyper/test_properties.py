@@ -12,7 +12,7 @@ import pytest
 import app.games.keyper as kp
 from app.games.keyper import bot
 from app.games.keyper.content import BUILDINGS, COUNTRY, FAIRS, STOCK, SUPPLY
-from app.games.keyper.rules import FOLD, build_options, can_build, can_upgrade, clone, payment
+from app.games.keyper.rules import FOLD, build_options, can_build, can_pay, can_upgrade, clone, payment
 from app.games.rng import Rng
 
 from ..twins import leaves
@@ -165,3 +165,14 @@ def test_the_quick_build_and_upgrade_checks_agree_with_the_options(players):
         return chooser(g, seat)
     play(players, 3 + players, both)
     assert {True, False} <= {b for b, _ in seen} | {u for _, u in seen} and any(u for _, u in seen)
+
+
+def test_can_pay_agrees_with_payment():
+    """``can_pay`` (the quick test) answers as ``payment`` finds a way, over many stores and
+    costs mixing named goods, white goods and wheat."""
+    rng = random.Random(16)
+    kinds = ["clay", "logs", "rock", "brick", "wood", "stone", "wheat", "emerald", "gold", "ruby", "sapphire", "sheep"]
+    for _ in range(20000):
+        stock = {k: rng.choice((0, 0, 1, 1, 2, 3)) for k in rng.sample(kinds, rng.randrange(len(kinds) + 1))}
+        cost = {k: rng.randrange(1, 4) for k in rng.sample(kinds + ["raw", "finished", "gem"], rng.randrange(5))}
+        assert can_pay(stock, cost) == (payment(stock, cost) is not None), (stock, cost)
