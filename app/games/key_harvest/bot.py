@@ -19,8 +19,8 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed, settle_sources,
-                    spaces_for_value)
+from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed,
+                    settle_sources)
 
 Seat = int
 
@@ -600,38 +600,33 @@ def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey
                 ) -> dict[int, tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...]]:
     """For each worker value, the spaces a worker of that value may take on this board
     (``fields``: each field tile and whether it is harvested), grouped by their
-    ``surroundings``. Kept: one reading of a board serves every worker."""
-    around = board_surroundings(fields, board)
-    out = {}
-    for value in WORKER_VALUES:
-        cases: dict[tuple[int, int, int], list[str]] = {}
-        for space in spaces_for_value(board, value, True):
-            cases.setdefault(around[space], []).append(space)
-        out[value] = tuple((around, tuple(spaces)) for around, spaces in cases.items())
-    return out
-
-
-WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
-
-
-def board_surroundings(fields: frozenset[tuple[str, bool]], board: BoardKey) -> dict[str, tuple[int, int, int]]:
-    """The ``surroundings`` of every open space, counted on bit masks of the board's spaces."""
+    ``surroundings``, in the board's order. Kept: one reading of a board serves every
+    worker. One pass over the open spaces: a space takes the values above its worker's (any,
+    if empty) up to the field tiles it touches (``spaces_for_value``'s test)."""
     filled = ripe = 0
     for ref, harvested in fields:
         filled |= BIT[ref]
         if not harvested:
             ripe |= BIT[ref]
-    out = {}
     b, g, o, r, y = CROP_BITS
-    for space, _, _ in board_spaces(board):
+    by_value: dict[int, dict[tuple[int, int, int], list[str]]] = {value: {} for value in WORKER_VALUES}
+    for space, touching, there in board_spaces(board):
         near = AROUND[space] & filled
-        out[space] = (near.bit_count(), (near & ripe).bit_count(),
-                      bool(near & b) + bool(near & g) + bool(near & o) + bool(near & r) + bool(near & y))
-    return out
+        around = (near.bit_count(), (near & ripe).bit_count(),
+                  bool(near & b) + bool(near & g) + bool(near & o) + bool(near & r) + bool(near & y))
+        for value in range(WORKERS[there].value + 1 if there else 1, min(touching, TOP_VALUE) + 1):
+            by_value[value].setdefault(around, []).append(space)
+    return {value: tuple((around, tuple(spaces)) for around, spaces in cases.items())
+            for value, cases in by_value.items()}
+
+
+WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
+TOP_VALUE = max(WORKER_VALUES)
+assert WORKER_VALUES == list(range(1, TOP_VALUE + 1))  # every value from 1 up has its cases
 
 
 CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
-assert len(CROP_BITS) == 5  # unrolled in board_surroundings
+assert len(CROP_BITS) == 5  # unrolled in space_cases
 
 
 def priced_spaces(spaces: tuple[str, ...], takeable: set[str]) -> list[str]:
