@@ -41,10 +41,10 @@ def tile_of(g: Game, option_id: str) -> str:
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
-    offered = [o.id for o in listed(state, seat)]
+    offered = listed(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
-    onward = [o for o in offered if o != "cancel"] or offered
+    onward = [i for o in offered if (i := o.id) != "cancel"] or ["cancel"]  # ids are unique
     p = state.players[seat]
     step = state.queue[0]["do"] if state.queue else None
     if step == "bid":
@@ -608,12 +608,10 @@ def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey
         filled |= BIT[ref]
         if not harvested:
             ripe |= BIT[ref]
-    b, g, o, r, y = CROP_BITS
     by_value: dict[int, dict[tuple[int, int, int], list[str]]] = {value: {} for value in WORKER_VALUES}
     for space, touching, there in board_spaces(board):
         near = AROUND[space] & filled
-        around = (near.bit_count(), (near & ripe).bit_count(),
-                  bool(near & b) + bool(near & g) + bool(near & o) + bool(near & r) + bool(near & y))
+        around = surroundings_of(near, near & ripe)
         for value in range(WORKERS[there].value + 1 if there else 1, min(touching, TOP_VALUE) + 1):
             by_value[value].setdefault(around, []).append(space)
     return {value: tuple((around, tuple(spaces)) for around, spaces in cases.items())
@@ -625,8 +623,21 @@ TOP_VALUE = max(WORKER_VALUES)
 assert WORKER_VALUES == list(range(1, TOP_VALUE + 1))  # every value from 1 up has its cases
 
 
+def surroundings_of(near: int, ripe: int) -> tuple[int, int, int]:
+    """``surroundings`` from the masks of the fields next to a space and the ripe ones
+    among them; kept, since the same few patterns come back on every board."""
+    around = SURROUNDINGS.get((near, ripe))
+    if around is None:
+        b, g, o, r, y = CROP_BITS
+        around = SURROUNDINGS[near, ripe] = (
+            near.bit_count(), ripe.bit_count(),
+            bool(near & b) + bool(near & g) + bool(near & o) + bool(near & r) + bool(near & y))
+    return around
+
+
+SURROUNDINGS: dict[tuple[int, int], tuple[int, int, int]] = {}  # at most 3**6 patterns around each space
 CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
-assert len(CROP_BITS) == 5  # unrolled in space_cases
+assert len(CROP_BITS) == 5  # unrolled in surroundings_of
 
 
 def priced_spaces(spaces: tuple[str, ...], takeable: set[str]) -> list[str]:
