@@ -682,36 +682,56 @@ def settle_sources(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[R
     return [(t, target) for t, target in out if t not in p.workers]
 
 
-def power_targets(g: Game, p: Player, job: Job) -> list[tuple[str, str | None, str]]:
-    """What the effect can still reach, as (option id, target, label), all public."""
-    effect, kind = effect_of(job), effect_of(job).kind
-    near = fields_next_to(p, job["space"])
+def power_targets(g: Game, p: Player, job: Job) -> list[tuple[str, str | None]]:
+    """What the effect can still reach, as (option id, target), all public. (Whether a
+    step is settled asks only this; ``power_label`` words an option for the list.)"""
+    effect = effect_of(job)
+    kind = effect.kind
     if kind == "gain":
-        return [(f"gain:{c}", f"supply:{c}", f"take {crop_name(c)} from the supply") for c in available_crops(g)]
-    if kind == "reap":
-        return [(f"reap:{r}", f"space:{p.seat}:{r}", f"harvest {tile_text(r)}") for r in sorted(near) if not p.fields[r]]
-    if kind == "renew":
-        return [(f"renew:{r}", f"space:{p.seat}:{r}", f"turn {tile_text(r)} back up") for r in sorted(near) if p.fields[r]]
-    if kind == "clear":
-        return [(f"clear:{r}", f"space:{p.seat}:{r}", f"send {tile_text(r)} to the fallow fields") for r in sorted(near)]
+        return [(f"gain:{c}", f"supply:{c}") for c in available_crops(g)]
+    if kind in ("reap", "renew", "clear"):
+        near = sorted(fields_next_to(p, job["space"]))
+        if kind == "reap":
+            near = [r for r in near if not p.fields[r]]
+        elif kind == "renew":
+            near = [r for r in near if p.fields[r]]
+        return [(f"{kind}:{r}", f"space:{p.seat}:{r}") for r in near]
     if kind == "settle":
-        return [(f"settle:{t}", target, f"take {tile_text(t)} from {source_text(g, target)} onto your board")
-                for t, target in settle_sources(g, p, effect.sources)]
+        return [(f"settle:{t}", target) for t, target in settle_sources(g, p, effect.sources)]
     if kind == "cart":
         if not any(g.registry) or not sum(g.supply.values()):
             return []
         if len(p.store) >= STORE_SIZE:
-            return [(f"drop:{e['tile']}", f"store:{p.seat}:{i}",
-                     f"first send {tile_text(e['tile'])} from your store to the fallow fields (its bid of "
-                     f"{counters_text(e['bid'])} to the supply)") for i, e in enumerate(p.store)]
-        return [(f"cart:{t}", f"registry:{i}", f"carry {tile_text(t)} into your store (bid: 1 {crop_name(cart_bid(g, t))} "
-                 "from the supply)") for i, t in enumerate(g.registry) if t]
+            return [(f"drop:{e['tile']}", f"store:{p.seat}:{i}") for i, e in enumerate(p.store)]
+        return [(f"cart:{t}", f"registry:{i}") for i, t in enumerate(g.registry) if t]
     if kind == "swap":
         if not any(q.store for q in g.players):
             return []
-        return [(f"swap:{q.seat}", None, f"swap stores with {seat_label(q.seat)} (you get {store_text(q)}; "
-                 f"they get {store_text(p)})") for q in g.players if q is not p]
+        return [(f"swap:{q.seat}", None) for q in g.players if q is not p]
     raise ValueError(kind)
+
+
+def power_label(g: Game, p: Player, option_id: str, target: str | None) -> str:
+    """The words of one of ``power_targets``' options (after the worker's name)."""
+    kind, rest = option_id.split(":", 1)
+    if kind == "gain":
+        return f"take {crop_name(rest)} from the supply"
+    if kind == "reap":
+        return f"harvest {tile_text(rest)}"
+    if kind == "renew":
+        return f"turn {tile_text(rest)} back up"
+    if kind == "clear":
+        return f"send {tile_text(rest)} to the fallow fields"
+    if kind == "settle":
+        return f"take {tile_text(rest)} from {source_text(g, target)} onto your board"  # type: ignore[arg-type]
+    if kind == "drop":
+        entry = p.store[int(target.rsplit(":", 1)[1])]  # type: ignore[union-attr]
+        return (f"first send {tile_text(entry['tile'])} from your store to the fallow fields (its bid of "
+                f"{counters_text(entry['bid'])} to the supply)")
+    if kind == "cart":
+        return f"carry {tile_text(rest)} into your store (bid: 1 {crop_name(cart_bid(g, rest))} from the supply)"
+    q = g.players[int(rest)]  # swap
+    return f"swap stores with {seat_label(q.seat)} (you get {store_text(q)}; they get {store_text(p)})"
 
 
 def source_text(g: Game, target: str) -> str:
@@ -741,7 +761,7 @@ DONE_WORDS = {"gain": "take no more counters", "reap": "harvest no more", "renew
 def power_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
     name, kind = WORKERS[job["worker"]].name, effect_of(job).kind
-    out = [power_option(name, oid, target, label) for oid, target, label in power_targets(g, p, job)]
+    out = [power_option(name, oid, target, power_label(g, p, oid, target)) for oid, target in power_targets(g, p, job)]
     if job["optional"]:
         out.append(power_done_option(name, kind))
     return out
