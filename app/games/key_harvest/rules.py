@@ -173,15 +173,13 @@ def board_groups(tiles: frozenset[Ref]) -> tuple[tuple[Ref, ...], ...]:
     for start in sorted(tiles):
         if start in seen:
             continue
-        group, todo = [], [start]
+        group, todo = [start], [start]
         seen.add(start)
         while todo:
-            ref = todo.pop()
-            group.append(ref)
-            for n in NEIGHBOURS[ref]:
-                if n in tiles and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
+            found = (NEAR[todo.pop()] & tiles) - seen  # the set operations do the walking
+            seen |= found
+            group += found
+            todo += found
         out.append(tuple(sorted(group)))
     return tuple(sorted(out, key=lambda grp: (-len(grp), grp[0])))
 
