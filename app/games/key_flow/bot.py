@@ -191,7 +191,11 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
             continue
         cost = c.costs[level]
         gain = c.panels[level + 1].points - c.panels[level].points
-        if gain <= best or any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
+        if gain <= best or cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
+            continue
+        # each resource on the card pays at most one of the cost, each missing one takes at
+        # least a step: a cost that far beyond what the card holds is out of reach
+        if resources_in(cost) - (sum(e["res"].values()) if e["res"] else 0) > carts:
             continue
         missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
         if not missing:
@@ -203,6 +207,17 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         if moves_needed(p, at, missing, pw, carts) <= carts:
             best = gain
     return best
+
+
+_resources_in: dict[int, tuple[Any, int]] = {}  # by id() of a cost of the content (kept: never reused)
+
+
+def resources_in(cost: Any) -> int:
+    """How many resources a cost takes."""
+    known = _resources_in.get(id(cost))
+    if known is None or known[0] is not cost:
+        known = _resources_in[id(cost)] = (cost, sum(n for _, n in cost.resources))
+    return known[1]
 
 
 def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozenset[str], carts: int) -> int:
