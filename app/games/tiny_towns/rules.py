@@ -1348,6 +1348,13 @@ def acts(g: Game, p: Player) -> bool:
     return False
 
 
+def seat_if_acting(g: Game, seat: Seat) -> frozenset[Seat]:
+    """The seat if it is one of ``to_act``, else none: what ``check_choice`` asks of it."""
+    if isinstance(seat, int) and 0 <= seat < len(g.players) and acts(g, g.players[seat]):
+        return frozenset((seat,))
+    return frozenset()
+
+
 def options(g: Game, seat: Seat) -> list[Option]:
     """Every legal choice for the seat now, in a stable order."""
     p = g.players[seat] if isinstance(seat, int) and 0 <= seat < len(g.players) else None
@@ -1367,7 +1374,7 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
+    check_choice(seat, len(g.players), g.phase == OVER, seat_if_acting(g, seat), _LISTED.offered(g, seat), option_id)
     g = share_players(g)
     ACTIONS[g.phase](g, own_player(g, seat), option_id)
     return g
@@ -1403,6 +1410,7 @@ def clone(g: Game) -> Game:
     """An independent copy: every list and dict a choice may change is copied, immutable
     values are shared (``test_clone_shares_nothing_mutable``)."""
     copy = share_players(g)
+    copy.options, copy.cards = dict(g.options), g.cards[:]
     own_players(copy)
     return copy
 
@@ -1414,9 +1422,9 @@ def share_players(g: Game) -> Game:
     for p in g.players:
         p.shared = True
     copy = Game.__new__(Game)
-    copy.__dict__ = {**vars(g), "players": g.players[:], "options": dict(g.options), "cards": g.cards[:],
-                     "deck": g.deck[:], "discard": g.discard[:], "revealed": g.revealed[:],
-                     "log": GameLog(g.log.recent, g.log.total)}
+    # The options and the building cards never change after ``setup``: shared too.
+    copy.__dict__ = {**vars(g), "players": g.players[:], "deck": g.deck[:], "discard": g.discard[:],
+                     "revealed": g.revealed[:], "log": GameLog(g.log.recent, g.log.total)}
     return copy
 
 
