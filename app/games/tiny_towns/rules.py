@@ -630,11 +630,12 @@ class FitMemo:
     answers for its match code only, so one memo may serve every copy of a town.
     """
 
-    __slots__ = ("code", "found")
+    __slots__ = ("code", "found", "layouts")
 
     def __init__(self, code: int, found: dict[str, int | None]) -> None:
         self.code = code
         self.found = found  # card -> index of one fitting layout in ``layouts``, or None
+        self.layouts: dict[str, list[tuple[Cell, ...]]] = {}  # ``layouts_in_town``, per card asked
 
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
@@ -899,17 +900,21 @@ def layouts(card_id: str) -> tuple[Layout, ...]:
 
 
 def layouts_in_town(g: Game, p: Player, card_id: str) -> list[tuple[Cell, ...]]:
-    """The sets of squares that hold a full layout of the card now.
+    """The sets of squares that hold a full layout of the card now (a list kept for the
+    town's match code: not to be changed).
 
     A square matches with its own cube (never a cube stored on a building) or with a
     Trading Post built in an earlier round (wild, and it stays); a layout needs at least
     one real cube.
     """
-    code, cells_of_layout = town_code(p), _layout_cells(card_id)
-    found: list[tuple[Cell, ...]] = []
-    for n, need, all_wild in _fit_layouts(card_id):  # as ``_first_fit``, every layout
-        if code & need == need and code & all_wild != all_wild and cells_of_layout[n] not in found:
-            found.append(cells_of_layout[n])
+    memo = fit_memo(p)
+    found = memo.layouts.get(card_id)
+    if found is None:  # asked at each step of picking the squares: kept with the memo
+        code, cells_of_layout = memo.code, _layout_cells(card_id)
+        found = memo.layouts[card_id] = []
+        for n, need, all_wild in _fit_layouts(card_id):  # as ``_first_fit``, every layout
+            if code & need == need and code & all_wild != all_wild and cells_of_layout[n] not in found:
+                found.append(cells_of_layout[n])
     return found
 
 
