@@ -521,7 +521,7 @@ def put_down(g: Game, p: Player, pending: dict[str, Any]) -> str:
         town[cell].stored.append(resource)
         return f"put {resource} on the Cottage at {cell_name(cell)} (Statue of the Bondmaker)"
     assert kind == "cavern"
-    p.cavern.append(resource)
+    p.cavern = [*p.cavern, resource]
     p.caverns_used += 1
     return f"set {resource} aside (Cavern)"
 
@@ -951,14 +951,14 @@ def construct(g: Game, p: Player, site: Cell) -> None:
         if square.building is None:
             square.resource = None
     p.town[site].building = card
-    p.fresh.append(list(site))
+    p.fresh = [*p.fresh, list(site)]
     p.construction = None
     if card in MONUMENTS:
         p.monument_round = g.round
         g.log.append(f"{player_name(p.seat)} builds the monument {card_name(card)} at {cell_name(site)}.")
         monument_built(g, p, card)
     else:
-        p.built_types.append(card)
+        p.built_types = [*p.built_types, card]
         g.log.append(f"{player_name(p.seat)} builds {a_card(card)} at {cell_name(site)}.")
         building_placed(p, card, site)
 
@@ -1029,18 +1029,18 @@ def put_effect_on(g: Game, p: Player, effect: dict[str, Any], cell: Cell) -> Non
     p.effects.pop(0)
     who = player_name(p.seat)
     if effect["kind"] == "uncavern":
-        p.cavern.remove(effect["resource"])
+        p.cavern = without(p.cavern, effect["resource"])
         p.town[cell].resource = effect["resource"]
         g.log.append(f"{who} places the set-aside {effect['resource']} at {cell_name(cell)} (Cavern).")
         return
     card = effect["card"]
     if effect["kind"] == "watch-move":
-        p.watch.remove(card)
+        p.watch = without(p.watch, card)
         g.log.append(f"{who} moves {a_card(card)} from Opaleye's Watch to {cell_name(cell)}.")
     else:
         g.log.append(f"{who} places {a_card(card)} at {cell_name(cell)} (Grove University).")
     p.town[cell].building = card
-    p.fresh.append(list(cell))
+    p.fresh = [*p.fresh, list(cell)]
     building_placed(p, card, cell)
 
 
@@ -1120,7 +1120,7 @@ def guild_step(g: Game, p: Player, effect: dict[str, Any], option_id: str) -> No
         effect["replaced"].append(list(cell))
         effect["left"] -= 1
         effect["cell"] = None
-        p.fresh.append(list(cell))
+        p.fresh = [*p.fresh, list(cell)]
         if effect["left"] == 0:
             p.effects.pop(0)
         building_placed(p, rest, cell)
@@ -1417,6 +1417,8 @@ def clone(g: Game) -> Game:
     copy = share_players(g)
     copy.options, copy.cards = dict(g.options), g.cards[:]
     own_players(copy)
+    for p in copy.players:
+        vars(p).update(own_parts(p))
     return copy
 
 
@@ -1449,14 +1451,23 @@ def own_players(g: Game) -> None:
             own_player(g, p.seat)
 
 
+# The player's lists the rules replace whole and never change in place (``without``,
+# ``[*before, new]``): a copied player shares them with the original.
+REPLACED_WHOLE = ("dealt", "cavern", "watch", "built_types", "fresh")
+
+
+def without(items: list[Any], item: Any) -> list[Any]:
+    """A new list: the items but the first one equal to ``item``."""
+    rest = items[:]
+    rest.remove(item)
+    return rest
+
+
 def clone_player(p: Player) -> Player:
     # By hand, field by field: the generic ``plain`` walk over each field was a third of
-    # a playout.
-    # The same copies as ``own_parts``, set straight into a copy of the fields.
+    # a playout. The same copies as ``own_parts``, but for the lists replaced whole.
     q = Player.__new__(Player)
     fields = q.__dict__ = p.__dict__.copy()
-    fields["dealt"], fields["cavern"], fields["watch"] = p.dealt[:], p.cavern[:], p.watch[:]
-    fields["built_types"], fields["fresh"] = p.built_types[:], [cell[:] for cell in p.fresh]
     if p.placing:
         fields["placing"] = dict(p.placing)
     if p.pending:
