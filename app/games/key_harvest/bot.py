@@ -66,10 +66,11 @@ def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
     buys = [o for o in takes if touching(p, tile_of(g, o)) >= 2]
     if buys and sum(p.counters.values()) >= 6:
         return max(buys, key=lambda o: touching(p, tile_of(g, o)))
-    best_play, worth = best_worker(g, p, of.get("play", []))
+    registry = of.get("registry")
+    # With the registry to fall back on, only a strong play matters.
+    best_play, worth = best_worker(g, p, of.get("play", []), STRONG if registry else None)
     if best_play and worth >= STRONG:
         return best_play
-    registry = of.get("registry")
     if registry:
         return max(registry, key=lambda o: (touching(p, tile_of(g, o)), -int(o.split(":")[1])))
     harvests = of.get("harvest", [])
@@ -569,9 +570,17 @@ def bid_of(g: Game, target: str) -> float:
     return float(sum(g.players[owner].store[slot]["bid"].values()))
 
 
-def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float]:
-    """The play priced highest (its power at its best space, plus a share of its points)."""
+def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = None) -> tuple[str | None, float]:
+    """The play priced highest (its power at its best space, plus a share of its points).
+    With ``at_least``, a play whose ceiling is below that is left out (the caller would
+    not take it anyway), and a board with no other play is not read at all."""
     best, worth = None, float("-inf")
+    if at_least is not None:
+        plays = [o for o in plays if o[5:] in SETTLES or
+                 CEILING[o[5:]] + board_price(g, p, WORKERS[o[5:]].effects) + POINTS_SHARE * WORKERS[o[5:]].value
+                 >= at_least]
+        if not plays:
+            return best, worth
     by_value = space_cases(frozenset(p.fields.items()), board_key(p))
     tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
     takeable: set[str] | None = None
@@ -593,6 +602,15 @@ def best_worker(g: Game, p: Player, plays: list[str]) -> tuple[str | None, float
         if here > worth:
             best, worth = o, here
     return best, worth
+
+
+def ceiling(worker_id: str) -> float:
+    """The most ``space_price`` can give the worker on any space it may take (touching at
+    least its value in field tiles): what ``best_worker`` can skip a play by. (Prices are
+    multiples of 0.5, so the sums compared are exact.)"""
+    most = max(len(near) for near in NEAR.values())
+    return max(space_price(worker_id, (near, ripe, crops)) for near in range(WORKERS[worker_id].value, most + 1)
+               for ripe in range(near + 1) for crops in range(1, min(near, len(CROPS)) + 1))
 
 
 @lru_cache(maxsize=1024)
@@ -620,6 +638,7 @@ def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey
 
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
 TOP_VALUE = max(WORKER_VALUES)
+CEILING = {w: ceiling(w) for w in WORKERS}
 assert WORKER_VALUES == list(range(1, TOP_VALUE + 1))  # every value from 1 up has its cases
 
 
