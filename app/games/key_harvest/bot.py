@@ -545,8 +545,14 @@ def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str,
     worth = 0.0
     for e in effects:
         if e.kind == "settle":
-            priced = settle_prices(g, p, e.sources, tiles)
-            worth += sum([v for t, v in priced if t != space][:e.amount])
+            taken, dearest = 0, 0.0
+            for t, v in settle_prices(g, p, e.sources, tiles):
+                if t != space:
+                    if taken == e.amount:
+                        break
+                    taken += 1
+                    dearest += v
+            worth += dearest
     return worth
 
 
