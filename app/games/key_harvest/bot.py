@@ -635,7 +635,7 @@ def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey
     by_value: dict[int, dict[tuple[int, int, int], list[str]]] = {value: {} for value in WORKER_VALUES}
     for space, touching, there in board_spaces(board):
         near = AROUND[space] & filled
-        around = surroundings_of(near, near & ripe)
+        around = SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe)
         for value in range(WORKERS[there].value + 1 if there else 1, min(touching, TOP_VALUE) + 1):
             by_value[value].setdefault(around, []).append(space)
     return {value: tuple((around, tuple(spaces)) for around, spaces in cases.items())

@@ -125,6 +125,12 @@ CROP_NAMES = {c: kind.name for c, kind in CROP_KINDS.items()}
 
 def counters_text(counts: dict[Crop, int]) -> str:
     """"2 hops and 1 wheat" in crop order; "nothing" for none."""
+    return counts_text(tuple(counts.items()))
+
+
+@lru_cache(maxsize=1024)  # bids and harvests: a few hundred different counts at most
+def counts_text(items: tuple[tuple[Crop, int], ...]) -> str:
+    counts = dict(items)
     parts = [f"{n} {CROP_NAMES[c]}" for c in CROPS if (n := counts.get(c, 0))]
     if not parts:
         return "nothing"
