@@ -87,8 +87,10 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         bots = await bot_hooks.start(app, app.state.table)
         app.state.create_limiter = make_limiter(settings, db.engine, "create", settings.create_per_minute,
                                                 settings.create_burst, CREATE_MESSAGE)
+        # Actions draw a second's worth at a time: one round trip to the shared bucket per lease.
         app.state.action_limiter = make_limiter(settings, db.engine, "act", settings.actions_per_minute,
-                                                settings.actions_burst, ACTION_MESSAGE)
+                                                settings.actions_burst, ACTION_MESSAGE,
+                                                lease=max(1, settings.actions_per_minute // 60))
         app.state.chat_limiter = make_limiter(settings, db.engine, "chat", settings.chat_per_minute,
                                               settings.chat_burst, CHAT_MESSAGE)
         limiters = (app.state.create_limiter, app.state.action_limiter, app.state.chat_limiter)

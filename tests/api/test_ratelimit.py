@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from app.api.ratelimit import ACTION_MESSAGE, CREATE_MESSAGE, PostgresRateLimiter, RateLimiter, RedisRateLimiter
+from app.api.ratelimit import (ACTION_MESSAGE, CREATE_MESSAGE, PostgresRateLimiter, RateLimiter, RedisRateLimiter,
+                               SharedBuckets)
 from app.settings import Settings
 from app.table.errors import RateLimited
 
@@ -92,6 +93,88 @@ async def test_processes_on_one_redis_share_the_bucket():
     if not reachable(6379):
         pytest.skip(f"Redis is not reachable at {url}; skipping")
     await _two_processes_share_one_bucket(lambda: RedisRateLimiter(url, "act", 1, 2, ACTION_MESSAGE))
+
+
+async def _two_processes_lease_from_one_bucket(make) -> None:  # type: ignore[no-untyped-def]
+    """Burst 10, leases of 4: the processes together spend exactly the burst, each going to
+    the store only when its lease is used up."""
+    first, second = make(), make()
+    await first.start()
+    await second.start()
+    takes: list[tuple[int, int]] = []
+    for number, limiter in enumerate((first, second)):
+        take = limiter._take
+
+        async def counted(key, want, take=take, number=number):  # type: ignore[no-untyped-def]
+            taken = await take(key, want)
+            takes.append((number, taken[0]))
+            return taken
+        limiter._take = counted
+    try:
+        key = f"seat-{os.getpid()}-{id(first)}"
+        spent = 0
+        for limiter in (first, second, first, first, first, second, second, second, first, first):
+            await limiter.spend(key)
+            spent += 1
+        assert takes == [(0, 4), (1, 4), (0, 2)], "a round trip per lease, the last one short"
+        with pytest.raises(RateLimited) as refused:
+            await second.spend(key)
+        assert refused.value.message.startswith("Too many actions from this seat")
+        with pytest.raises(RateLimited):
+            await first.spend(key)
+        assert spent == 10
+        # Tokens a process holds lapse once the bucket would have refilled them.
+        await first.spend(key + "-other")
+        first.clock = lambda: 10_000_000_000.0
+        await first.spend(key + "-other")
+        assert takes[-2:] == [(0, 4), (0, 4)]
+    finally:
+        await first.stop()
+        await second.stop()
+
+
+class _MemoryBuckets(SharedBuckets):
+    """A shared store in memory, to test the leases without a server."""
+
+    def __init__(self, store: dict[str, float], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(**kwargs)
+        self.store = store
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    async def _take(self, key: str, want: int) -> tuple[int, float]:
+        tokens = self.store.get(key, float(self.burst))  # no refill: the test is quicker than a token
+        granted = max(0, min(want, int(tokens)))
+        self.store[key] = tokens - granted
+        return granted, tokens - granted
+
+
+async def test_leases_spend_no_more_than_the_shared_bucket_gives():
+    store: dict[str, float] = {}
+    await _two_processes_lease_from_one_bucket(
+        lambda: _MemoryBuckets(store, name="act", per_minute=1, burst=10, message=ACTION_MESSAGE, lease=4))
+
+
+async def test_processes_on_one_postgresql_lease_from_one_bucket(pg_url):
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(pg_url)
+    try:
+        await _two_processes_lease_from_one_bucket(
+            lambda: PostgresRateLimiter(engine, "act", 1, 10, ACTION_MESSAGE, lease=4))
+    finally:
+        await engine.dispose()
+
+
+async def test_processes_on_one_redis_lease_from_one_bucket():
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    if not reachable(6379):
+        pytest.skip(f"Redis is not reachable at {url}; skipping")
+    await _two_processes_lease_from_one_bucket(lambda: RedisRateLimiter(url, "act", 1, 10, ACTION_MESSAGE, lease=4))
 
 
 def test_only_several_workers_share_their_limits():
