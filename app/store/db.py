@@ -134,25 +134,29 @@ class ActionWriter:
 
 
 class Prepared:
-    """One statement of the action path, compiled once for the action writer's sqlite3
-    connection: running it is one driver call with the values converted as SQLAlchemy
-    would (its own per-execution work was most of the writer thread's time)."""
+    """One statement of the action path, compiled once: running it is one driver call with
+    the values converted as SQLAlchemy would. SQLAlchemy's own per-execution work (and, on
+    PostgreSQL, its connection wrappers) cost about as much as the driver's."""
 
-    def __init__(self, statement: Any, engine: Engine) -> None:
-        compiled = statement.compile(dialect=engine.dialect)
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
         if compiled.positiontup is None:
-            raise ValueError("the action writer's driver takes positional parameters")
+            raise ValueError("the action path's drivers take positional parameters")
         self.sql = compiled.string
         self.fixed = compiled.params  # values written into the statement (status == "active")
         converters = compiled._bind_processors
         self.steps = [(name, converters.get(name)) for name in compiled.positiontup]
 
-    def run(self, conn: Connection, params: dict[str, Any]) -> int:
-        """Execute on the writer's connection, inside its transaction; the rows it changed."""
+    def values(self, params: dict[str, Any]) -> list[Any]:
         values = []
         for name, convert in self.steps:
             value = params[name] if name in params else self.fixed[name]
             values.append(value if convert is None else convert(value))
+        return values
+
+    def run(self, conn: Connection, params: dict[str, Any]) -> int:
+        """Execute on the writer's sqlite3 connection, inside its transaction; the rows it changed."""
+        values = self.values(params)
         dbapi = conn.connection.dbapi_connection
         assert dbapi is not None
         try:
@@ -206,8 +210,10 @@ class Database:
         )
         # One writer at a time inside this process (SQLite allows one writer anyway).
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
-        # A write that is one statement needs no BEGIN and COMMIT round trips around it.
-        self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT") if not self.is_sqlite else None
+        # PostgreSQL: an action is one statement, atomic by itself (no BEGIN and COMMIT round
+        # trips), sent straight to asyncpg on a pool of its own (opened at the first action).
+        self._alone: Any = None  # asyncpg.Pool
+        self._alone_opening = asyncio.Lock()
 
     @property
     def actions_waiting(self) -> int:
@@ -230,32 +236,60 @@ class Database:
             async with self.write_sessions() as session, session.begin():
                 yield session
 
-    def prepare(self, statement: Any) -> Prepared | None:
-        """``statement`` compiled once for the action writer (None without one: PostgreSQL)."""
-        return Prepared(statement, self.action_engine) if self.action_engine is not None else None
+    def prepare(self, statement: Any) -> Prepared:
+        """``statement`` compiled once: for the action writer's thread on SQLite, for
+        ``commit_statement`` on PostgreSQL."""
+        return Prepared(statement, (self.action_engine or self.engine.sync_engine).dialect)
 
     async def commit_action(self, sync_write: Callable[[Connection], T],
-                            async_write: Callable[[AsyncConnection], "asyncio.Future[T]"], *,
-                            one_statement: bool = False) -> T:
+                            async_write: Callable[[AsyncConnection], "asyncio.Future[T]"] | None = None) -> T:
         """Run an action's writes atomically: on SQLite in the writer thread (``sync_write``,
         possibly in one transaction with other games' actions), elsewhere in a transaction
-        of its own on the async engine (``async_write``); ``one_statement``: it sends a
-        single statement, atomic by itself, so it runs without BEGIN and COMMIT. Returns only
-        once committed."""
+        of its own on the async engine (``async_write``). Returns only once committed."""
         self._waiting += 1
         try:
-            if self.writer is None and one_statement:
-                assert self._single is not None
-                async with self._single.connect() as conn:
-                    return await async_write(conn)
             if self.writer is None:
+                assert async_write is not None, "PostgreSQL needs the async form of the writes"
                 async with self.write() as session:
                     return await async_write(await session.connection())
             return await self.writer.submit(sync_write)
         finally:
             self._waiting -= 1
 
+    async def commit_statement(self, statement: Prepared, params: dict[str, Any]) -> list[Any]:
+        """PostgreSQL: an action's writes as one statement, atomic by itself, so it runs
+        autocommitted (no BEGIN and COMMIT round trips), straight on asyncpg; the rows it
+        returned. Returns only once committed."""
+        import asyncpg
+
+        self._waiting += 1
+        values = statement.values(params)
+        try:
+            pool = self._alone or await self._open_alone()
+            async with pool.acquire() as conn:
+                return await conn.fetch(statement.sql, *values)  # type: ignore[no-any-return]
+        except asyncpg.PostgresError as failed:  # as SQLAlchemy would raise it
+            raise DBAPIError.instance(statement.sql, values, failed, asyncpg.PostgresError) from failed
+        finally:
+            self._waiting -= 1
+
+    async def _open_alone(self) -> Any:
+        import asyncpg
+
+        async with self._alone_opening:
+            if self._alone is None:
+                dialect = self.engine.sync_engine.dialect
+                args, kwargs = dialect.create_connect_args(self.engine.url)
+                # As the engine's connections: COMMIT waits for the disk whatever the server's default.
+                kwargs["server_settings"] = dict(kwargs.get("server_settings") or {}, synchronous_commit="on")
+                self._alone = await asyncpg.create_pool(*args, min_size=1, max_size=10,
+                                                        max_inactive_connection_lifetime=1800, **kwargs)
+        return self._alone
+
     async def dispose(self) -> None:
+        if self._alone is not None:
+            await self._alone.close()
+            self._alone = None
         await self.engine.dispose()
         if self.writer is not None:
             await asyncio.to_thread(self.writer.close)

@@ -182,7 +182,10 @@ class Table:
         self.hub = hub
         self.cache = StateCache()
         # The action's two statements, compiled once for SQLite's action writer.
-        self._prepared = {statement: db.prepare(statement) for statement in (*BUMP.values(), ADD_ACTION)}
+        if db.is_sqlite:
+            self._prepared = {statement: db.prepare(statement) for statement in (*BUMP.values(), ADD_ACTION)}
+        else:
+            self._prepared = {statement: db.prepare(statement) for statement in ACT_AT_ONCE.values()}
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
         # Each game's views at its newest version, built as viewers ask (see ``Views``).
         self._views: OrderedDict[str, Views] = OrderedDict()
@@ -474,15 +477,15 @@ class Table:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
             self._prepared[ADD_ACTION].run(conn, params)
 
-        async def write_async(conn):  # type: ignore[no-untyped-def]
+        if self.db.is_sqlite:
+            await self.db.commit_action(write)
+        else:  # the update, the action row and the notice in one statement
             told = self.hub.notice_in_statement(snap.game_id, after.version, moved)
             channel, payload = told or ("", "")
-            stored = (await conn.execute(ACT_AT_ONCE[changed[-1], told is not None],
-                                         dict(params, channel=channel, payload=payload))).all()
+            stored = await self.db.commit_statement(self._prepared[ACT_AT_ONCE[changed[-1], told is not None]],
+                                                    dict(params, channel=channel, payload=payload))
             if len(stored) != 1:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
-
-        await self.db.commit_action(write, write_async, one_statement=True)
         self.cache.put(after)
         self._keep_views(after.game_id, views)
         await self.hub.publish(after.game_id, after.version, moved)
