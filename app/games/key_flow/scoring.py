@@ -194,13 +194,15 @@ def winter_groups(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, 
 
 def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
                  powers: frozenset[str], sink: bool = True) -> tuple[int, list[Line]]:
-    def alone_of(variants: tuple[Variant, ...]) -> int:
-        return max(_max_sets(_Matching(supply, powers), 0, v) * v.points for v in variants)
+    def sets_alone(variants: tuple[Variant, ...]) -> list[int]:
+        return [_max_sets(_Matching(supply, powers), 0, v) for v in variants]
     # The richest cards first: a good allocation is found early and prunes the rest.
-    richness = [alone_of(variants) for _, variants in cards]
+    most = [sets_alone(variants) for _, variants in cards]
+    richness = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, cards)]
     order = sorted(range(len(cards)), key=lambda i: -richness[i])
     entries = [cards[i] for i in order] + ([("gold", (GOLD_SINK,))] if sink else [])
-    alone = [richness[i] for i in order] + ([alone_of((GOLD_SINK,))] if sink else [])
+    most = [most[i] for i in order] + ([sets_alone((GOLD_SINK,))] if sink else [])
+    alone = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, entries)]
     rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
     best: dict[str, object] = {"points": -1, "choice": None, "matching": None}
 
@@ -211,8 +213,12 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
             best.update(points=points, choice=list(choice), matching=m)
             return
         for vi, variant in enumerate(entries[i][1]):
+            # A card never takes more sets than it could with every item to itself: past
+            # that (or when even that cannot beat the best) no matching need be tried.
+            if points + most[i][vi] * variant.points + rest_bound[i + 1] <= best["points"]:  # type: ignore[operator]
+                continue
             snapshots = [m]
-            while True:  # grow this card one set at a time while the items allow
+            while len(snapshots) <= most[i][vi]:  # grow this card one set at a time while the items allow
                 nxt = snapshots[-1].copy()
                 if not nxt.add_set(i, variant):
                     break
