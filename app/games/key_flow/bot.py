@@ -562,7 +562,7 @@ def transport_choice(p: Player, offered: list[str]) -> str:
             wanted += [(i, r, c.store_points + 0.5) for r in c.accepts]
         for r in lacking[i]:
             wanted += [(i, r, 3.0 + c.panels[-1].points / 10), (i, "gold", 2.5)]
-    maps = {i: steps_from(p, i) for i, _, _ in wanted}
+    maps = {i: steps_from(p, i) for i in {i for i, _, _ in wanted}}
     wanted_by: dict[str, list[tuple[int, float]]] = {}  # by resource: (place, weight), in the order above
     for i, r, weight in wanted:
         wanted_by.setdefault(r, []).append((i, weight))
