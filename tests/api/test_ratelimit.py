@@ -78,21 +78,29 @@ async def _two_processes_share_one_bucket(make) -> None:  # type: ignore[no-unty
         await second.stop()
 
 
-async def test_processes_on_one_postgresql_share_the_bucket(pg_url):
+@pytest.fixture
+async def pg_engine(pg_url):  # type: ignore[no-untyped-def]
     from sqlalchemy.ext.asyncio import create_async_engine
 
     engine = create_async_engine(pg_url)
-    try:
-        await _two_processes_share_one_bucket(lambda: PostgresRateLimiter(engine, "act", 1, 2, ACTION_MESSAGE))
-    finally:
-        await engine.dispose()
+    yield engine
+    await engine.dispose()
 
 
-async def test_processes_on_one_redis_share_the_bucket():
+@pytest.fixture
+def redis_url() -> str:
     url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     if not reachable(6379):
         pytest.skip(f"Redis is not reachable at {url}; skipping")
-    await _two_processes_share_one_bucket(lambda: RedisRateLimiter(url, "act", 1, 2, ACTION_MESSAGE))
+    return url
+
+
+async def test_processes_on_one_postgresql_share_the_bucket(pg_engine):
+    await _two_processes_share_one_bucket(lambda: PostgresRateLimiter(pg_engine, "act", 1, 2, ACTION_MESSAGE))
+
+
+async def test_processes_on_one_redis_share_the_bucket(redis_url):
+    await _two_processes_share_one_bucket(lambda: RedisRateLimiter(redis_url, "act", 1, 2, ACTION_MESSAGE))
 
 
 async def _two_processes_lease_from_one_bucket(make) -> None:  # type: ignore[no-untyped-def]
@@ -159,22 +167,14 @@ async def test_leases_spend_no_more_than_the_shared_bucket_gives():
         lambda: _MemoryBuckets(store, name="act", per_minute=1, burst=10, message=ACTION_MESSAGE, lease=4))
 
 
-async def test_processes_on_one_postgresql_lease_from_one_bucket(pg_url):
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    engine = create_async_engine(pg_url)
-    try:
-        await _two_processes_lease_from_one_bucket(
-            lambda: PostgresRateLimiter(engine, "act", 1, 10, ACTION_MESSAGE, lease=4))
-    finally:
-        await engine.dispose()
+async def test_processes_on_one_postgresql_lease_from_one_bucket(pg_engine):
+    await _two_processes_lease_from_one_bucket(
+        lambda: PostgresRateLimiter(pg_engine, "act", 1, 10, ACTION_MESSAGE, lease=4))
 
 
-async def test_processes_on_one_redis_lease_from_one_bucket():
-    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-    if not reachable(6379):
-        pytest.skip(f"Redis is not reachable at {url}; skipping")
-    await _two_processes_lease_from_one_bucket(lambda: RedisRateLimiter(url, "act", 1, 10, ACTION_MESSAGE, lease=4))
+async def test_processes_on_one_redis_lease_from_one_bucket(redis_url):
+    await _two_processes_lease_from_one_bucket(
+        lambda: RedisRateLimiter(redis_url, "act", 1, 10, ACTION_MESSAGE, lease=4))
 
 
 def test_only_several_workers_share_their_limits():
