@@ -20,6 +20,7 @@ from .town import Cell, Town
 
 Seat = int
 STOPS = ("done", "guild-done")
+STOP_SET = frozenset(STOPS)
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
@@ -27,8 +28,9 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     offered = [o.id for o in listed(state, seat)]
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
-    progress = [o for o in offered if o != "cancel"] or offered
-    onward = [o for o in progress if o not in STOPS]
+    # (Most lists hold neither "cancel" nor a stop: then both are the list itself.)
+    progress = ([o for o in offered if o != "cancel"] or offered) if "cancel" in offered else offered
+    onward = progress if STOP_SET.isdisjoint(progress) else [o for o in progress if o not in STOPS]
     if onward and len(onward) < len(progress) and rng.randrange(5):
         return rng.choice(onward)
     return rng.choice(progress)

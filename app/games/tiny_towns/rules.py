@@ -340,6 +340,8 @@ def nameable(p: Player) -> list[Resource]:
 
 
 def name_options(g: Game, p: Player) -> list[Option]:
+    if "bank" not in g.cards:  # no town holds a Bank: every resource (without a look at the town)
+        return list(_name_options(RESOURCES))
     return list(_name_options(tuple(nameable(p))))
 
 
@@ -598,7 +600,7 @@ def squares_in(code: int) -> list[int]:
     while code:
         n = ((code & -code).bit_length() - 1) // 8  # the lowest square with a bit set
         found.append(n)
-        code &= ~(SQUARE_BITS << square_shift(n))
+        code &= ~(SQUARE_BITS << 8 * n)  # its byte (``square_shift``, inline: a hot loop)
     return found
 
 
@@ -665,14 +667,15 @@ class FitMemo:
             if n is not None and _layout_covers(card)[n] & touched:
                 if _first_fit(code, (_fit_layouts(card)[n],)) is None:
                     found[card] = _first_fit(code, _fit_layouts(card))
-        gained = [n for n in squares_in(touched) if code >> square_shift(n) & SQUARE_BITS]
+        squares = code.to_bytes(SIZE * SIZE, "little")  # each square's byte of the code
+        gained = [n for n in squares_in(touched) if squares[n]]
         if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
             square = gained[0]
-            checks, every_layout, cards = _placed_checks(square, code >> square_shift(square) & SQUARE_BITS)
+            checks, every_layout, cards = _placed_checks(square, squares[square])
             # Every layout wanting the cube there at once, a bit each: a square rules out
-            # the layouts that want something else there (the ORs in C: one square a
-            # byte of the code). Mostly none is left.
-            ruled_out = reduce(or_, map(getitem, checks, code.to_bytes(SIZE * SIZE, "little")))
+            # the layouts that want something else there (the ORs in C, a square's byte
+            # at a time). Mostly none is left.
+            ruled_out = reduce(or_, map(getitem, checks, squares))
             if every_layout & ~ruled_out:
                 for card, layout_bits, candidates in cards:
                     if layout_bits & ~ruled_out and found.get(card, 0) is None:  # asked before, did not fit

@@ -152,7 +152,7 @@ class Town:
             stale ^= bit
             n = bit.bit_length() - 1
             square = self.squares[n // SIZE][n % SIZE]
-            code &= ~(SQUARE_BITS << square_shift(n))
+            code &= ~(SQUARE_BITS << 8 * n)  # its byte (``square_shift``, inline)
             held &= ~bit
             if square.building is not None:
                 held |= bit
