@@ -721,7 +721,7 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _placed_checks(square: int, match: int) -> tuple[tuple[list[int], ...], int,
+def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, ...], ...], int,
                                                      tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
     """The layouts a cube (a square holding ``match``) placed on the square can complete,
     every card's numbered one after the other, a bit each: per square (reading order),
@@ -749,7 +749,7 @@ def _placed_checks(square: int, match: int) -> tuple[tuple[list[int], ...], int,
         ruling_out[0] = covering[n]  # empty, or a building that is not wild
         for resource, bits in RESOURCE_BITS.items():
             ruling_out[bits] = covering[n] & ~wanting[n][resource]
-        checks.append(ruling_out)
+        checks.append(tuple(ruling_out))  # a tuple of ints: the garbage collector skips it
     return tuple(checks), (1 << bit) - 1, tuple(cards)
 
 
