@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
@@ -55,7 +55,6 @@ from .content import (ANIMALS, BOATS, BOATS_PER_SEASON, BUILDINGS, COUNTRY, FAIR
                       WHITE_KEYPLE, WINTER_FAIRS_FROM, WINTER_SIDES, Act, Side, cost_text, fields_of, folds)
 
 Seat = int
-T = TypeVar("T")
 Job = dict[str, Any]
 
 PLAY, FOLD, OVER = "play", "fold", "over"
@@ -1647,27 +1646,15 @@ def clone(g: Game) -> Game:
     the queue. The rest is shared, and a rule replaces it rather than change it: plots and
     boards' spaces (``own_plot``, ``own_space`` copy one before a change), tiles at home
     and held, fairs, winter fairs, keyp tiles, housed animals, the bag, boats and discards."""
-    players = []
-    for p in g.players:
-        fields = p.__dict__.copy()
-        fields["hand"], fields["stock"] = list(p.hand), dict(p.stock)
-        players.append(holding(Player, fields))
-    fields = g.__dict__.copy()
-    fields.update(
-        players=players, boards=[dict(b) for b in g.boards], display=list(g.display), refill=list(g.refill),
-        supply=dict(g.supply), trades={k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()},
-        queue=[dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue],
-        log=GameLog(g.log.recent, g.log.total))
-    return holding(Game, fields)
-
-
-def holding(cls: type[T], fields: dict[str, Any]) -> T:
-    """A ``Player`` or ``Game`` whose fields are ``fields`` (a copy of another's, some of them
-    replaced), made without its ``__init__``: a third of the copy's time when every
-    action makes one."""
-    made = object.__new__(cls)
-    made.__dict__ = fields
-    return made
+    players = [Player(
+        p.seat, p.colour, list(p.hand), p.keyp, p.keyp_down, p.keyper, dict(p.stock), p.plots, p.home, p.held,
+        p.fairs, p.shown, p.winter, p.ship, p.housed, p.fold) for p in g.players]
+    boards = [dict(b) for b in g.boards]
+    queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
+    return Game(players, g.options, g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
+                g.bag, list(g.display), g.discard, list(g.refill), g.boats, g.aside, g.winter_fairs, g.fair_pool,
+                g.fair_out, dict(g.supply), {k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()},
+                queue, g.ending, g.acted, GameLog(g.log.recent, g.log.total))
 
 
 def dump(g: Game) -> dict[str, Any]:
