@@ -1025,6 +1025,7 @@ def refill(g: Game, job: Job) -> None:
     """Draw until a field tile fills the space. An event drawn is resolved first (then the
     drawing goes on); during an event it is set aside, in the final turns ignored. An empty
     bag leaves the space empty. (A space an event has filled meanwhile needs no more.)"""
+    drawing(g)
     while g.bag and g.registry[job["slot"]] is None:
         tile = g.bag.pop(0)
         if not is_event(tile):
@@ -1058,6 +1059,7 @@ def check_registry_exhausted(g: Game) -> None:
 
 def return_to_bag(g: Game, tiles: list[str]) -> None:
     """Tiles go back into the bag at random places (the bag is shaken)."""
+    drawing(g)
     rng = Rng(g.rng)
     for t in tiles:
         g.bag.insert(rng.randrange(len(g.bag) + 1), t)
@@ -1069,6 +1071,7 @@ def return_to_bag(g: Game, tiles: list[str]) -> None:
 def place_event(g: Game, job: Job) -> None:
     """The event goes on the next space of the track; landing on "?" makes the check of
     seven tiles; then it is resolved for every player, clockwise from the drawer."""
+    drawing(g)
     event = EVENTS[job["id"]]
     g.track.append(event.id)
     g.log.append(f"Event {len(g.track)}: {event.name} is drawn by {seat_ref(job['drawer'])}. {describe_event(event)}")
@@ -1084,6 +1087,7 @@ def place_event(g: Game, job: Job) -> None:
 def seven_tile_check(g: Game) -> None:
     """The "?" space: if anyone has fewer than seven tiles (fields and workers) on their
     board, the events on spaces 1 and 2 go back into the bag and the rest move down two."""
+    drawing(g)
     g.checks += 1
     short = [p.seat for p in g.players if tiles_on_board(p) < CHECK_TILES]
     if not short:
@@ -1185,6 +1189,7 @@ def choose_event(g: Game, p: Player, option_id: str) -> None:
 
 def event_done(g: Game) -> None:
     """Events set aside while this one was resolved go back into the bag."""
+    drawing(g)
     g.resolving = None
     if g.set_aside:
         back, g.set_aside = g.set_aside, []
@@ -1364,6 +1369,22 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 LEAVES_PLAYERS = frozenset({"add", "play", "registry", "cancel", "start", "end", "done"})
 
 
+def drawing(g: Game) -> None:
+    """Ready the draw pile's lists (bag, event track, events set aside, held or ignored) to
+    be changed: within ``apply`` they are shared with the game before until a step draws
+    or returns a tile (most steps do neither), so every change to them comes after this."""
+    shared = getattr(g, "_shared", None)
+    if shared and DRAW_PILE in shared:
+        shared.discard(DRAW_PILE)
+        g.bag, g.track, g.set_aside, g.held, g.ignored = (
+            g.bag.copy(), g.track.copy(), g.set_aside.copy(), g.held.copy(), g.ignored.copy())
+
+
+DRAW_PILE = "draw pile"  # in ``_shared`` while the draw pile's lists are shared
+DRAW_FIELDS = ("bag", "track", "set_aside", "held", "ignored")  # the lists ``drawing`` copies
+SETUP_FIELDS = ("start_bag", "removed")  # set at setup, never changed after
+
+
 def changing(g: Game, seat: Seat) -> Player:
     """The seat's player, to be changed. Within ``apply`` the players are shared with the
     game before until a step changes one (copy on change: most steps change one player or
@@ -1390,29 +1411,26 @@ def clone(g: Game, share_players: bool = False) -> Game:
     """An independent copy, made field by field: every action copies the game once, so
     this is the playouts' and the server's single largest cost after the options. With
     ``share_players`` (``apply`` only) the players are the same objects until ``changing``
-    copies one, and the copy notes in ``_shared`` whose are still shared."""
+    copies one, and so are the draw pile's lists until ``drawing`` copies them; the copy
+    notes in ``_shared`` what is still shared."""
     copy = vars(g).copy()  # str, int, bool and None fields are shared as they are
     # Lists and dicts of immutable values (_FLAT_FIELDS): a shallow copy is a whole copy.
     # Written out, not looped: this runs once for every action.
     copy["used"] = g.used.copy()
     copy["supply"] = g.supply.copy()
-    copy["start_bag"] = g.start_bag.copy()
-    copy["bag"] = g.bag.copy()
-    copy["removed"] = g.removed.copy()
     copy["registry"] = g.registry.copy()
-    copy["track"] = g.track.copy()
-    copy["set_aside"] = g.set_aside.copy()
-    copy["held"] = g.held.copy()
-    copy["ignored"] = g.ignored.copy()
     copy["fallow"] = g.fallow.copy()
     copy["town"] = g.town.copy()
     copy["options"] = g.options.copy()  # validated: bools and strings only
     copy["queue"] = [_clone_job(job) for job in g.queue]
     if share_players:
         copy["players"] = g.players.copy()
-        copy["_shared"] = set(range(len(g.players)))
+        copy["_shared"] = {*range(len(g.players)), DRAW_PILE}
+        # start_bag and removed never change after setup: shared for good.
     else:
         copy["players"] = [_clone_player(p) for p in g.players]
+        for name in SETUP_FIELDS + DRAW_FIELDS:
+            copy[name] = copy[name].copy()
     copy["log"] = GameLog(g.log.recent, g.log.total)
     game = Game.__new__(Game)  # every attribute is set here: no __init__
     game.__dict__ = copy
@@ -1438,7 +1456,8 @@ def _clone_job(job: Job) -> Job:
     return {**job, "bid": job["bid"].copy(), "back": back and back.copy()}
 
 
-# Lists and dicts of immutable values: a shallow copy is a whole copy (``clone`` copies each).
+# Lists and dicts of immutable values: a shallow copy is a whole copy (``clone`` copies each,
+# or ``apply`` shares them: SETUP_FIELDS for good, DRAW_FIELDS until ``drawing``).
 _FLAT_FIELDS = ("used", "supply", "start_bag", "bag", "removed", "registry", "track", "set_aside", "held",
                 "ignored", "fallow", "town")
 _IMMUTABLE_FIELDS = ("rng", "phase", "turn", "turns", "start_chooser", "resolving", "ending", "final_turns", "checks")
@@ -1446,3 +1465,4 @@ _IMMUTABLE_FIELDS = ("rng", "phase", "turn", "turns", "start_chooser", "resolvin
 assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_FIELDS,
                                                    "options", "queue", "players", "log"}
 assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counters", "fields", "workers", "store"}
+assert set(_FLAT_FIELDS) == {"used", "supply", "registry", "fallow", "town", *SETUP_FIELDS, *DRAW_FIELDS}  # as ``clone`` copies them
