@@ -554,12 +554,28 @@ def place_options(g: Game, p: Player) -> list[Option]:
     if job.get("river"):
         return [Option(f"boat:{b}", f"Put the {BOATS[b].name} on the river ({', '.join(BOATS[b].faces[season_name(g)])})",
                        "boat", f"boat:{b}") for b in g.boats] + [cancel_option()]
-    # the targets of ``place_targets``, in its order, with each space's board at hand
-    out = [space_option(where, board["fold"]) for board, _, where in iter_space_targets(g, colour)]
+    # the targets of ``place_targets``, in its order (``iter_space_targets`` and ``can_enter``
+    # written out: every keyple placed lists them)
+    out: list[Option] = []
+    for b in g.boards:
+        spaces = b["spaces"]
+        for key, field_colour, option in board_space_options(b["id"], b["fold"]):
+            space = spaces[key]
+            if not space:
+                if key != "river" or g.boats:  # an empty river needs a free boat
+                    out.append(option)
+            elif len(space) == 1 and not space[0]["down"] and may_join(space[0]["colour"], field_colour, colour):
+                out.append(option)
     for plot_id in iter_plot_targets(p, colour):
         out.append(Option(f"plot:{plot_id}", f"Work your {tile_name(p.plots[plot_id]['tiles'][-1])}", "place",
                           f"plot:{p.seat}:{plot_id}"))
     return out + [cancel_option()]
+
+
+@functools.cache
+def board_space_options(board_id: int, fold: str) -> tuple[tuple[str, str | None, Option], ...]:
+    """(space, field colour, the option to play there) of a folded board, in its spaces' order."""
+    return tuple((key, field_colour, space_option(ref, fold)) for key, field_colour, ref in board_spaces(board_id, fold))
 
 
 @functools.cache
