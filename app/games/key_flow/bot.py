@@ -334,9 +334,20 @@ def alone(p: Player, c: Card) -> float:
     estimate: the exact allocation is for the final scoring)."""
     best = 0.0
     for v in c.scoring:
-        sets = min(fillable(p, slot) // v.slots.count(slot) for slot in set(v.slots))
+        sets = min(fillable(p, slot) // n for slot, n in slot_counts(v))
         best = max(best, float(sets * v.points))
     return best
+
+
+_slot_counts: dict[int, tuple[Any, tuple[tuple[str, int], ...]]] = {}  # by id() of a content variant (kept)
+
+
+def slot_counts(v: Any) -> tuple[tuple[str, int], ...]:
+    """Each slot word of a winter card's variant, with how many of it one set takes."""
+    known = _slot_counts.get(id(v))
+    if known is None or known[0] is not v:
+        known = _slot_counts[id(v)] = (v, tuple((slot, v.slots.count(slot)) for slot in set(v.slots)))
+    return known[1]
 
 
 def fillable(p: Player, slot: str) -> int:
@@ -452,37 +463,40 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
         raise ValueError(f"seat {seat} has nothing to choose")
     g, p = state, state.players[seat]
     _memo.clear()
-    want = goals(g, p)
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
+            want = goals(g, p)
             scored, values = [], {}
             for o in offered:
                 cid = o.removeprefix("pick:")
                 values[cid] = card_value(g, p, CARDS[cid], want)
                 scored.append((values[cid][0] + rng.randrange(100) / 1000, o))
-            _picked[seat] = (g, values)
+            _picked[seat] = (g, values, want)
             return max(scored)[1]
-        v, use = picked_value(g, p, want)
+        v, use, want = picked_value(g, p)
         if use in offered and (g.phase == WINTER_K or v >= token_worth(want) + 0.2):
             return use
         return "discard" if "discard" in offered else next(o for o in offered if o != "cancel")
+    want = goals(g, p)
     if p.jobs:
         return job_choice(g, p, offered, want)
     return token_choice(g, p, offered, want)
 
 
-# Each seat's card values at its last pick, with the game they were weighed in: the next
-# step, using the picked card, weighs it again in a game that differs only in secret choices.
-_picked: dict[Seat, tuple[Game, dict[str, tuple[float, str | None]]]] = {}
+# Each seat's card values at its last pick, with the game they were weighed in and its goals:
+# the next step, using the picked card, weighs it again in a game that differs only in
+# secret choices.
+_picked: dict[Seat, tuple[Game, dict[str, tuple[float, str | None]], set[str]]] = {}
 
 
-def picked_value(g: Game, p: Player, want: set[str]) -> tuple[float, str | None]:
-    """card_value of the picked card, as weighed at the pick when nothing it reads has
-    changed since."""
+def picked_value(g: Game, p: Player) -> tuple[float, str | None, set[str]]:
+    """card_value of the picked card and the goals it was weighed with, as at the pick when
+    nothing they read has changed since (the goals read the winter K cards and the village)."""
     weighed = _picked.pop(p.seat, None)
     if weighed is not None and p.choosing in weighed[1] and unchanged_for(weighed[0], g, p.seat):
-        return weighed[1][p.choosing]
-    return card_value(g, p, CARDS[p.choosing], want)  # type: ignore[index]
+        return (*weighed[1][p.choosing], weighed[2])
+    want = goals(g, p)
+    return (*card_value(g, p, CARDS[p.choosing], want), want)  # type: ignore[index]
 
 
 def unchanged_for(before: Game, now: Game, seat: Seat) -> bool:
