@@ -1412,38 +1412,54 @@ def clone(g: Game, share_players: bool = False) -> Game:
     this is the playouts' and the server's single largest cost after the options. With
     ``share_players`` (``apply`` only) the players are the same objects until ``changing``
     copies one, and so are the draw pile's lists until ``drawing`` copies them; the copy
-    notes in ``_shared`` what is still shared."""
-    copy = vars(g).copy()  # str, int, bool and None fields are shared as they are
-    # Lists and dicts of immutable values (_FLAT_FIELDS): a shallow copy is a whole copy.
-    # Written out, not looped: this runs once for every action.
-    copy["used"] = g.used.copy()
-    copy["supply"] = g.supply.copy()
-    copy["registry"] = g.registry.copy()
-    copy["fallow"] = g.fallow.copy()
-    copy["town"] = g.town.copy()
-    copy["options"] = g.options.copy()  # validated: bools and strings only
-    copy["queue"] = [_clone_job(job) for job in g.queue]
+    notes in ``_shared`` what is still shared.
+
+    Every field is set one by one, in the order of the dataclass: CPython then keeps the
+    copy's fields in its compact layout, which later reads of them are quicker on (a
+    ``__dict__`` assigned whole reads slower). Lists and dicts of immutable values
+    (_FLAT_FIELDS) are copied shallow, which is a whole copy."""
+    game = Game.__new__(Game)
     if share_players:
-        copy["players"] = g.players.copy()
-        copy["_shared"] = {*range(len(g.players)), DRAW_PILE}
-        # start_bag and removed never change after setup: shared for good.
+        game.players = g.players.copy()
     else:
-        copy["players"] = [_clone_player(p) for p in g.players]
-        for name in SETUP_FIELDS + DRAW_FIELDS:
-            copy[name] = copy[name].copy()
-    copy["log"] = GameLog(g.log.recent, g.log.total)
-    game = Game.__new__(Game)  # every attribute is set here: no __init__
-    game.__dict__ = copy
+        game.players = [_clone_player(p) for p in g.players]
+    game.options = g.options.copy()  # validated: bools and strings only
+    game.rng = g.rng
+    game.phase = g.phase
+    game.turn = g.turn
+    game.used = g.used.copy()
+    game.turns = g.turns
+    game.supply = g.supply.copy()
+    game.start_bag = g.start_bag if share_players else g.start_bag.copy()  # never changed after setup
+    game.start_chooser = g.start_chooser
+    game.bag = g.bag if share_players else g.bag.copy()  # DRAW_FIELDS: see ``drawing``
+    game.removed = g.removed if share_players else g.removed.copy()  # never changed after setup
+    game.registry = g.registry.copy()
+    game.track = g.track if share_players else g.track.copy()
+    game.set_aside = g.set_aside if share_players else g.set_aside.copy()
+    game.held = g.held if share_players else g.held.copy()
+    game.ignored = g.ignored if share_players else g.ignored.copy()
+    game.resolving = g.resolving
+    game.fallow = g.fallow.copy()
+    game.town = g.town.copy()
+    game.ending = g.ending
+    game.final_turns = g.final_turns
+    game.checks = g.checks
+    game.queue = [_clone_job(job) for job in g.queue]
+    game.log = GameLog(g.log.recent, g.log.total)
+    if share_players:
+        game._shared = {*range(len(g.players)), DRAW_PILE}  # type: ignore[attr-defined]
     return game
 
 
 def _clone_player(p: Player) -> Player:
-    player = Player.__new__(Player)
-    copy = player.__dict__ = p.__dict__.copy()  # seat and colour as they are
-    copy["counters"] = p.counters.copy()
-    copy["fields"] = p.fields.copy()
-    copy["workers"] = p.workers.copy()
-    copy["store"] = [{"tile": e["tile"], "bid": e["bid"].copy()} for e in p.store] if p.store else []
+    player = Player.__new__(Player)  # fields set one by one, in order (see ``clone``)
+    player.seat = p.seat
+    player.colour = p.colour
+    player.counters = p.counters.copy()
+    player.fields = p.fields.copy()
+    player.workers = p.workers.copy()
+    player.store = [{"tile": e["tile"], "bid": e["bid"].copy()} for e in p.store] if p.store else []
     return player
 
 
@@ -1461,8 +1477,10 @@ def _clone_job(job: Job) -> Job:
 _FLAT_FIELDS = ("used", "supply", "start_bag", "bag", "removed", "registry", "track", "set_aside", "held",
                 "ignored", "fallow", "town")
 _IMMUTABLE_FIELDS = ("rng", "phase", "turn", "turns", "start_chooser", "resolving", "ending", "final_turns", "checks")
-# A new field must be added to ``clone`` too, or copies would share it.
+# A new field must be added to ``clone`` too, or copies would share it (or lack it).
 assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_FIELDS,
                                                    "options", "queue", "players", "log"}
 assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counters", "fields", "workers", "store"}
 assert set(_FLAT_FIELDS) == {"used", "supply", "registry", "fallow", "town", *SETUP_FIELDS, *DRAW_FIELDS}  # as ``clone`` copies them
+assert list(vars(clone(Game([Player(0, PLAYER_COLOURS[0])], {}, "")))) == [f.name for f in dataclass_fields(Game)]
+assert list(vars(_clone_player(Player(0, PLAYER_COLOURS[0])))) == [f.name for f in dataclass_fields(Player)]
