@@ -5,6 +5,7 @@ websocket connected, bots acting at a fixed total rate.
     .venv/bin/python bench/load.py --rate 100 400 1000              # one fresh server per rate
     .venv/bin/python bench/load.py --rate 400 --via ws              # actions over the game's websocket
     .venv/bin/python bench/load.py --frames changes                 # frames carry only what changed
+    .venv/bin/python bench/load.py --frames changes --pages         # and each seat fetches the page's live part
     .venv/bin/python bench/load.py --profile /tmp/server.txt        # py-spy the server (pip install py-spy)
     .venv/bin/python bench/load.py --app-dir /tmp/keydom-before     # serve another checkout (before/after)
     .venv/bin/python bench/load.py --database-url postgresql://postgres@127.0.0.1/perf --reset
@@ -156,9 +157,29 @@ class Tally:
     frame_bytes: list[int] = field(default_factory=list)
     measuring: bool = False
     frames: str = "full"
+    pages: bool = False  # each seat then asks for the game page's live part after each new view
+    fragments: int = 0
+    fragments_failed: int = 0
+    fetching: set[asyncio.Task[None]] = field(default_factory=set)
 
 
-async def listen(base: str, game: Game, index: int, tally: Tally, opening: asyncio.Semaphore) -> None:
+async def fetch_fragment(http: httpx.AsyncClient, base: str, game: Game, seat: SeatSocket, version: int,
+                         tally: Tally) -> None:
+    """What the game page does after a frame with a new view: fetch its live part, telling
+    the server which version of its view the frame carried."""
+    try:
+        response = await http.get(f"{base}/g/{game.id}/fragment?seen={version}",
+                                  headers={"Authorization": f"Bearer {seat.token}"})
+        failed = response.status_code != 200
+    except httpx.HTTPError:  # a server that cannot keep up: counted, not fatal
+        failed = True
+    if tally.measuring:
+        tally.fragments += 1
+        tally.fragments_failed += failed
+
+
+async def listen(base: str, game: Game, index: int, tally: Tally, opening: asyncio.Semaphore,
+                 http: httpx.AsyncClient) -> None:
     seat = game.seats[index]
     changes = tally.frames == "changes"
     url = base.replace("http", "ws", 1) + f"/ws/games/{game.id}?token={seat.token}&frames={tally.frames}"
@@ -176,6 +197,7 @@ async def listen(base: str, game: Game, index: int, tally: Tally, opening: async
                 continue
             if raw.startswith(b'{"chat"'):
                 continue
+            before = seat.version
             if changes:
                 frame = orjson.loads(raw)
                 seat.view = apply_changes(seat.view, frame) if "base" in frame else frame
@@ -185,6 +207,10 @@ async def listen(base: str, game: Game, index: int, tally: Tally, opening: async
                 if not match:
                     continue
                 seat.raw, seat.version, game.latest = raw, int(match.group(1)), raw
+            if tally.pages and before >= 0 and seat.version > before:
+                fetching = asyncio.create_task(fetch_fragment(http, base, game, seat, seat.version, tally))
+                tally.fetching.add(fetching)
+                fetching.add_done_callback(tally.fetching.discard)
             if tally.measuring:
                 tally.frame_bytes.append(len(raw))
                 if game.sent_at is not None:
@@ -249,10 +275,13 @@ async def bot(http: httpx.AsyncClient | None, base: str, game: Game, interval: f
 
 async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
                        seed: int, pipe: Any) -> None:
-    tally = Tally(frames=args["frames"])
+    tally = Tally(frames=args["frames"], pages=args["pages"])
     state = [Game(gid, [SeatSocket(t) for t in tokens]) for gid, tokens in games]
     opening = asyncio.Semaphore(20)
-    listeners = [asyncio.create_task(listen(base, g, i, tally, opening)) for g in state for i in range(len(g.seats))]
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    http = httpx.AsyncClient(timeout=30, limits=limits)
+    listeners = [asyncio.create_task(listen(base, g, i, tally, opening, http))
+                 for g in state for i in range(len(g.seats))]
     while any(s.version < 0 for g in state for s in g.seats):
         await asyncio.sleep(0.02)
         for task in listeners:
@@ -264,8 +293,7 @@ async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict
     until = start + warmup + duration
     rng = random.Random(seed)
     interval = len(state) / rate_share
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+    async with http:
         bots = [asyncio.create_task(bot(http if args["via"] == "http" else None, base, g, interval, start, until,
                                         random.Random(rng.random()), tally)) for g in state]
         await asyncio.sleep(max(0.0, start + warmup - time.perf_counter()))
@@ -282,7 +310,8 @@ async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict
         task.cancel()
     await asyncio.gather(*listeners, return_exceptions=True)
     pipe.send({"actions": tally.actions, "refused": tally.refused, "latencies": tally.latencies,
-               "frame_bytes": tally.frame_bytes, "cpu": cpu1 - cpu0})
+               "frame_bytes": tally.frame_bytes, "cpu": cpu1 - cpu0, "fragments": tally.fragments,
+               "fragments_failed": tally.fragments_failed})
 
 
 def client_process(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
@@ -410,6 +439,7 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         "client_cores": sum(r["cpu"] for r in results) / args.duration,
         "frame_median": percentile(frames, 50), "frame_mean": sum(frames) / max(1, len(frames)),
         "kb_per_seat": (rss_idle - rss_before) / (len(games) * args.seats), "rss_mb": rss_idle / 1024,
+        "fragments": sum(r["fragments"] for r in results), "fragments_failed": sum(r["fragments_failed"] for r in results),
     }
 
 
@@ -423,6 +453,9 @@ def report(r: dict[str, float]) -> None:
         print("    per process: " + ", ".join(f"{ms:.2f}" for ms in r["each_ms"]) + " ms of CPU per action (of all actions)")
     if r["database_ms"] is not None:
         print(f"    PostgreSQL's processes: {r['database_ms']:.2f} ms of CPU per action", flush=True)
+    if r["fragments"]:
+        print(f"    pages: {r['fragments'] / max(1, r['actions']):.1f} live parts fetched per action "
+              f"({r['fragments_failed']:.0f} failed)", flush=True)
 
 
 def main() -> None:
@@ -445,12 +478,15 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--reset", action="store_true", help="empty that PostgreSQL database before each run")
     parser.add_argument("--profile", default="", help="py-spy the server over the measured window into this file")
+    parser.add_argument("--pages", action="store_true",
+                        help="each seat also fetches the game page's live part after each new view, as the page does")
     args = parser.parse_args()
     os.sched_setaffinity(0, cpu_list(args.client_cpus))
     kind = "PostgreSQL" if "postgres" in args.database_url else "SQLite"
     print(f"{kind}, {args.workers} process(es) on CPU {args.server_cpus or 'any'}, {args.clients} client "
           f"process(es) on CPU {args.client_cpus}, {args.games} games x {args.seats} seats, actions over "
-          f"{args.via}, {args.frames} frames, {args.warmup:.0f}+{args.duration:.0f} s per rate, served from {args.app_dir}", flush=True)
+          f"{args.via}, {args.frames} frames{', pages fetched' if args.pages else ''}, {args.warmup:.0f}+{args.duration:.0f} s "
+          f"per rate, served from {args.app_dir}", flush=True)
     for rate in args.rate:
         with tempfile.TemporaryDirectory() as tmp:
             report(run_rate(args, rate, args.database_url or f"sqlite:///{tmp}/load.db"))

@@ -121,8 +121,11 @@
     resizing = setTimeout(showQuestions, 150);
   });
 
-  async function refresh() {
-    const response = await fetch("/g/" + gameId + "/fragment", { headers: authHeaders(), cache: "no-store" });
+  // seen: the version of this page's view that a frame or the action's answer carried, so
+  // the server can draw it from the game it holds instead of reading it again.
+  async function refresh(seen) {
+    const query = seen === undefined ? "" : "?seen=" + seen;
+    const response = await fetch("/g/" + gameId + "/fragment" + query, { headers: authHeaders(), cache: "no-store" });
     if (!response.ok) return;
     const html = await response.text();
     document.body.dataset.laidOut = "no";
@@ -147,13 +150,15 @@
         headers: authHeaders({ "Content-Type": "application/json" }),
         body: JSON.stringify({ option: optionId, version: version }),
       });
+      let seen;
       if (response.ok) {
         say("");
+        seen = (await response.json().catch(() => ({}))).version;
       } else {
         const problem = await response.json().catch(() => ({ detail: "The server refused that." }));
         say(problem.detail || "The server refused that.");
       }
-      await refresh();
+      await refresh(typeof seen === "number" ? seen : undefined);
     } catch (err) {
       say("Could not reach the server. Check your connection; your move was not sent.");
     } finally {
@@ -319,9 +324,10 @@
           if (change[0][0] === "log") lastLine = "changed " + (++logChanges);
         });
       }
-      // A line the table wrote (a seat's time ran out, a hand-over) moves no version.
-      if (view.version !== version || (seatsKey !== null && key !== seatsKey) ||
-          (lastLog !== null && lastLine !== lastLog)) refresh();
+      // Seats changed, or a line the table wrote (a seat's time ran out, a hand-over), which
+      // moves no version: read the game afresh. A new version alone: as the frame showed it.
+      if ((seatsKey !== null && key !== seatsKey) || (view.version === version && lastLog !== null && lastLine !== lastLog)) refresh();
+      else if (view.version !== version) refresh(view.version);
       seatsKey = key;
       lastLog = lastLine;
     };

@@ -38,10 +38,13 @@ class LogTimes:
         self.table = table
         self._views: OrderedDict[tuple[Any, ...], list[str | None]] = OrderedDict()
 
-    async def line_times(self, game_id: str, start: int, end: int) -> list[str | None]:
+    async def line_times(self, game_id: str, start: int, end: int, log_total: int | None = None) -> list[str | None]:
         """The times of lines ``start`` to ``end - 1`` (None where unknown: a game stored
-        before actions kept their lines)."""
-        snap, _ = await self.table.load_stored(game_id)
+        before actions kept their lines). ``log_total``: the log's length in the view being
+        timed; a game this process holds with that log is walked back without reading it again."""
+        snap = self.table.cache.get(game_id, 0) if log_total is not None else None
+        if snap is None or snap.state.log.total != log_total:
+            snap, _ = await self.table.load_stored(game_id)
         found: dict[int, datetime] = {}
         last, seq = snap.state.log.total, snap.version
         async with self.table.db.read() as session:
@@ -73,7 +76,7 @@ class LogTimes:
         known = self._views.get(key)
         if known is not None:
             return known
-        titled = await self.line_times(view["id"], first, total + 1)
+        titled = await self.line_times(view["id"], first, total + 1, log_total=total)
         async with self.table.db.read() as session:
             rows = (await session.execute(
                 select(TableLine.at_line, TableLine.created_at).where(TableLine.game_id == view["id"])

@@ -338,9 +338,14 @@ class Table:
         return seat
 
     # --- Looking at a game ---
-    async def view(self, viewer: Viewer, known_version: int | None = None) -> dict[str, Any]:
+    async def view(self, viewer: Viewer, known_version: int | None = None, seen: int | None = None) -> dict[str, Any]:
         """The viewer's view. With ``known_version`` (from a change notice) a cached game
-        at least that new is used without touching the database."""
+        at least that new is used without touching the database; so it is with ``seen``, a
+        version of this viewer's own view that a frame showed it (the game page asks for
+        the new state after each frame: four pages per action would read the game four times)."""
+        cached = self.cache.get(viewer.game_id, 0) if seen is not None else None
+        if cached is not None and cached.view_version(viewer.seat) >= seen and viewer.game_id in self.cache.names:
+            known_version = cached.version
         snap, names = await self._seen(viewer.game_id, known_version)
         return build_view(get_title(snap.title), snap, viewer.seat, names, self._views_of(snap).core(viewer.seat),
                           table_lines=self.hosting.lines.get(viewer.game_id, ()))

@@ -188,9 +188,11 @@ async def seat_is_yours(request: Request, game_id: str, token: str, table: Table
 
 
 @router.get("/g/{game_id}/fragment", response_class=HTMLResponse)
-async def fragment(request: Request, game_id: str, table: TableDep, token: TokenDep) -> Response:
-    """The live part of the game page, re-rendered for a websocket update."""
-    view = await table.view(await table.viewer(game_id, token))
+async def fragment(request: Request, game_id: str, table: TableDep, token: TokenDep, seen: int | None = None) -> Response:
+    """The live part of the game page, re-rendered for a websocket update. ``seen``: the
+    version of the view that update (or the action's answer) carried; a game this process
+    holds at least that new is drawn without reading the database."""
+    view = await table.view(await table.viewer(game_id, token), seen=seen)
     context = {**game_context(view, token=token), **await bot_pages.clocks_context(request, game_id)}
     context.update(await game_social(table, view, token))  # play again, concede (web/social.py)
     return templates.TemplateResponse(request, "_game_body.html", context, headers={"Cache-Control": "no-store"})
