@@ -181,11 +181,10 @@ class Table:
         self.db = db
         self.hub = hub
         self.cache = StateCache()
-        # The action's two statements, compiled once for SQLite's action writer.
-        if db.is_sqlite:
-            self._prepared = {statement: db.prepare(statement) for statement in (*BUMP.values(), ADD_ACTION)}
-        else:
-            self._prepared = {statement: db.prepare(statement) for statement in ACT_AT_ONCE.values()}
+        # The action's statements, compiled once: SQLite's action writer runs the update and
+        # the action row; PostgreSQL runs both (and the notice) as one statement.
+        statements = (*BUMP.values(), ADD_ACTION) if db.is_sqlite else ACT_AT_ONCE.values()
+        self._prepared = {statement: db.prepare(statement) for statement in statements}
         self._seats_by_hash: dict[str, tuple[str, int]] = {}
         # Each game's views at its newest version, built as viewers ask (see ``Views``).
         self._views: OrderedDict[str, Views] = OrderedDict()
@@ -477,12 +476,12 @@ class Table:
                       seat=seat, option=option_id, lines=lines_written(snap.state, new_state),
                       new_takeback=after.takeback)
 
-        def write(conn):  # type: ignore[no-untyped-def]
-            if self._prepared[bump].run(conn, params) != 1:
-                raise StaleVersion("Someone else acted at the same moment. Choose again.")
-            self._prepared[ADD_ACTION].run(conn, params)
-
         if self.db.is_sqlite:
+            def write(conn):  # type: ignore[no-untyped-def]
+                if self._prepared[bump].run(conn, params) != 1:
+                    raise StaleVersion("Someone else acted at the same moment. Choose again.")
+                self._prepared[ADD_ACTION].run(conn, params)
+
             await self.db.commit_action(write)
         else:  # the update, the action row and the notice in one statement
             told = self.hub.notice_in_statement(snap.game_id, after.version, moved)
