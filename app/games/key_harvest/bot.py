@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
@@ -50,14 +51,13 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     if step == "bid":
         return bid_choice(state, p, onward)
     if step is None:
-        return turn_choice(state, p, onward, rng)
-    return step_choice(state, p, onward, rng)
+        return turn_choice(state, p, onward, by_kind(offered), rng)
+    return step_choice(state, p, onward, by_kind(offered), rng)
 
 
-def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
+def turn_choice(g: Game, p: Player, onward: list[str], of: dict[str, list[str]], rng: Rng) -> str:
     """Own store first, then a good purchase, a strong worker, the registry, a ripe group,
-    a worker worth playing."""
-    of = by_kind(onward)
+    a worker worth playing. (``of``: the options ``by_kind``.)"""
     takes = of.get("take", [])
     mine = f"take:{p.seat}:"
     own = [o for o in takes if o.startswith(mine)]
@@ -86,13 +86,16 @@ def turn_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
     return "end"
 
 
-def by_kind(onward: list[str]) -> dict[str, list[str]]:
-    """The option ids by the word before their first colon, in listed order."""
+def by_kind(offered: list[Option]) -> dict[str, list[str]]:
+    """The option ids by their kind, in listed order. (An id with a colon starts with its
+    kind and a colon; the kinds read here all have one.)"""
     out: dict[str, list[str]] = {}
-    for o in onward:
-        kind, colon, _ = o.partition(":")
-        if colon:
-            out.setdefault(kind, []).append(o)
+    for o in offered:
+        same = out.get(o.kind)
+        if same is None:
+            out[o.kind] = [o.id]
+        else:
+            same.append(o.id)
     return out
 
 
@@ -108,11 +111,10 @@ def bid_choice(g: Game, p: Player, onward: list[str]) -> str:
     return max(adds, key=lambda o: (p.counters[o[4:]] - bid.get(o[4:], 0), -CROPS.index(o[4:])))
 
 
-def step_choice(g: Game, p: Player, onward: list[str], rng: Rng) -> str:
+def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]], rng: Rng) -> str:
     """Inside a step: the fewest-held crop when taking counters; the first target of a
     power or event; a space where the worker touches most fields; a second tile when it
-    is free or joins a group."""
-    kinds = by_kind(onward)
+    is free or joins a group. (``kinds``: the options ``by_kind``.)"""
     gains = kinds.get("gain")
     if gains:
         return min(gains, key=lambda o: (p.counters[o[5:]], CROPS.index(o[5:])))

@@ -34,13 +34,14 @@ Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
 from functools import lru_cache
 from typing import Any, Callable
 
 from app.games.gamelog import GameLog
-from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.plainstate import dump_game, load_game
 from app.games.rng import Rng
 
@@ -1344,18 +1345,33 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return QUEUE_OPTIONS[g.queue[0]["do"]](g, p) if g.queue else turn_options(g, p)
 
 
-# What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(lambda g, seat: options(g, seat))
+class _Listed(threading.local):
+    """What the bot listed last, for the next ``apply`` on that game (as protocol.ListedOnce,
+    read here directly: a choice found in the kept list needs no other check, since a game
+    that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
+
+    last: tuple[Game, Seat, list[Option]] | None = None
+
+
+_LISTED = _Listed()
 
 
 def listed(g: Game, seat: Seat) -> list[Option]:
     """``options``, for a caller that next applies one of them to this very game (the bot)."""
-    return _LISTED.listed(g, seat)
+    out = options(g, seat)
+    _LISTED.last = (g, seat, out)
+    return out
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
+    last, _LISTED.last = _LISTED.last, None
+    if last is not None and last[0] is g and last[1] == seat and isinstance(seat, int):
+        kept = last[2]
+        if not any(o.id == option_id for o in kept):
+            check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
+    else:
+        check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g, share_players=True)
     kind = option_id.split(":", 1)[0]
     CHOICES[kind](g, g.players[seat] if kind in LEAVES_PLAYERS else changing(g, seat), option_id)
@@ -1423,7 +1439,7 @@ def clone(g: Game, share_players: bool = False) -> Game:
         game.players = g.players.copy()
     else:
         game.players = [_clone_player(p) for p in g.players]
-    game.options = g.options.copy()  # validated: bools and strings only
+    game.options = g.options if share_players else g.options.copy()  # never changed after setup
     game.rng = g.rng
     game.phase = g.phase
     game.turn = g.turn
