@@ -589,27 +589,42 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
                  >= at_least]
         if not plays:
             return best, worth
-    by_value = space_cases(frozenset(p.fields.items()), board_key(p))
+    spots = board_spots(frozenset(p.fields.items()), board_key(p))
     tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
     takeable: set[str] | None = None
     for o in plays:
         w = WORKERS[o[5:]]
-        cases = by_value[w.value]
-        if not cases:
-            continue
-        # Spaces with the same surroundings price the same, unless a settle effect could
-        # take the tile of the space itself: such a space is priced on its own.
         if w.id in SETTLES:
             if takeable is None:
                 takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
-            here = max(space_price(w.id, around) + settle_price(g, p, w.effects, s, tiles)
-                       for around, spaces in cases for s in priced_spaces(spaces, takeable))
-        else:
-            here = max(space_price(w.id, around) for around, _ in cases)
+            here = settle_best(g, p, w.id, spots.for_value(w.value), takeable, tiles)
+        else:  # spaces with the same surroundings price the same
+            here = max((space_price(w.id, around) for around in spots.surroundings(w.value)), default=None)
+        if here is None:
+            continue
         here += board_price(g, p, w.effects) + POINTS_SHARE * w.value
         if here > worth:
             best, worth = o, here
     return best, worth
+
+
+def settle_best(g: Game, p: Player, worker_id: str, spaces: tuple[tuple[str, tuple[int, int, int]], ...],
+                takeable: set[str], tiles: dict[tuple[str, ...], list[tuple[str, float]]]) -> float | None:
+    """A settle worker's best price over its spaces (``spaces``: with their surroundings). The
+    settle price is the same on every space whose own tile no settle effect could take
+    (``takeable``), so it is worked out once for all of those, and on its own for the rest."""
+    effects = WORKERS[worker_id].effects
+    best = shared = None
+    for space, around in spaces:
+        if space in takeable:
+            price = space_price(worker_id, around) + settle_price(g, p, effects, space, tiles)
+        else:
+            if shared is None:
+                shared = settle_price(g, p, effects, space, tiles)
+            price = space_price(worker_id, around) + shared
+        if best is None or price > best:
+            best = price
+    return best
 
 
 def ceiling(worker_id: str) -> float:
@@ -621,27 +636,54 @@ def ceiling(worker_id: str) -> float:
                for ripe in range(near + 1) for crops in range(1, min(near, len(CROPS)) + 1))
 
 
+class Spots:
+    """Where workers may stand on one board: each open space with its ``surroundings`` and
+    the worker values it takes (above its worker's, if any, up to the field tiles it
+    touches: ``spaces_for_value``'s test), in the board's order; per value, worked out the
+    first time a play of that value is priced."""
+
+    __slots__ = ("spots", "_spaces", "_surroundings")
+
+    def __init__(self, spots: tuple[tuple[str, tuple[int, int, int], int, int], ...]) -> None:
+        self.spots = spots  # (space, surroundings, lowest value - 1, highest value)
+        self._spaces: dict[int, tuple[tuple[str, tuple[int, int, int]], ...]] = {}
+        self._surroundings: dict[int, frozenset[tuple[int, int, int]]] = {}
+
+    def for_value(self, value: int) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+        """The spaces a worker of this value may take, with their surroundings."""
+        out = self._spaces.get(value)
+        if out is None:
+            out = self._spaces[value] = tuple((space, around) for space, around, below, top in self.spots
+                                              if below < value <= top)
+        return out
+
+    def surroundings(self, value: int) -> frozenset[tuple[int, int, int]]:
+        """The different surroundings among those spaces (what a power without a settle
+        effect is priced by)."""
+        out = self._surroundings.get(value)
+        if out is None:
+            out = self._surroundings[value] = frozenset(around for _, around in self.for_value(value))
+        return out
+
+
 @lru_cache(maxsize=1024)
-def space_cases(fields: frozenset[tuple[str, bool]], board: BoardKey
-                ) -> dict[int, tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...]]:
-    """For each worker value, the spaces a worker of that value may take on this board
-    (``fields``: each field tile and whether it is harvested), grouped by their
-    ``surroundings``, in the board's order. Kept: one reading of a board serves every
-    worker. One pass over the open spaces: a space takes the values above its worker's (any,
-    if empty) up to the field tiles it touches (``spaces_for_value``'s test)."""
+def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
+    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
+    one reading of a board serves every play the bot prices."""
     filled = ripe = 0
     for ref, harvested in fields:
         filled |= BIT[ref]
         if not harvested:
             ripe |= BIT[ref]
-    by_value: dict[int, dict[tuple[int, int, int], list[str]]] = {value: {} for value in WORKER_VALUES}
+    spots = []
     for space, touching, there in board_spaces(board):
-        near = AROUND[space] & filled
-        around = SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe)
-        for value in range(WORKERS[there].value + 1 if there else 1, min(touching, TOP_VALUE) + 1):
-            by_value[value].setdefault(around, []).append(space)
-    return {value: tuple((around, tuple(spaces)) for around, spaces in cases.items())
-            for value, cases in by_value.items()}
+        below = WORKERS[there].value if there else 0
+        top = touching if touching < TOP_VALUE else TOP_VALUE
+        if below < top:
+            near = AROUND[space] & filled
+            around = SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe)
+            spots.append((space, around, below, top))
+    return Spots(tuple(spots))
 
 
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
@@ -665,13 +707,6 @@ def surroundings_of(near: int, ripe: int) -> tuple[int, int, int]:
 SURROUNDINGS: dict[tuple[int, int], tuple[int, int, int]] = {}  # at most 3**6 patterns around each space
 CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
 assert len(CROP_BITS) == 5  # unrolled in surroundings_of
-
-
-def priced_spaces(spaces: tuple[str, ...], takeable: set[str]) -> list[str]:
-    """One space of a case, and every space whose own tile a settle effect could take."""
-    own = [s for s in spaces if s in takeable]
-    other = next((s for s in spaces if s not in takeable), None)
-    return own + [other] if other is not None else own
 
 
 def power_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]]) -> str | None:
