@@ -63,9 +63,10 @@ def turn_choice(g: Game, p: Player, onward: list[str], of: dict[str, list[str]],
     own = [o for o in takes if o.startswith(mine)]
     if own:
         return own[0]
-    buys = [o for o in takes if touching(p, tile_of(g, o)) >= 2]
-    if buys and sum(p.counters.values()) >= 6:
-        return max(buys, key=lambda o: touching(p, tile_of(g, o)))
+    if sum(p.counters.values()) >= 6:  # enough to buy with
+        buys = [o for o in takes if touching(p, tile_of(g, o)) >= 2]
+        if buys:
+            return max(buys, key=lambda o: touching(p, tile_of(g, o)))
     registry = of.get("registry")
     # With the registry to fall back on, only a strong play matters.
     best_play, worth = best_worker(g, p, of.get("play", []), STRONG if registry else None)
@@ -584,7 +585,7 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
     not take it anyway), and a board with no other play is not read at all."""
     best, worth = None, float("-inf")
     if at_least is not None:
-        plays = [o for o in plays if o[5:] in SETTLES or
+        plays = [o for o in plays if o[5:] in SETTLES or TOP_PRICE[o[5:]] >= at_least and
                  CEILING[o[5:]] + board_price(g, p, WORKERS[o[5:]].effects) + POINTS_SHARE * WORKERS[o[5:]].value
                  >= at_least]
         if not plays:
@@ -689,6 +690,12 @@ def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
 TOP_VALUE = max(WORKER_VALUES)
 CEILING = {w: ceiling(w) for w in WORKERS}
+# The most a play can be priced at on any board (``board_price`` at its most: a gain's whole
+# amount, a cart's 1.5; a swap's is left unbounded; a settle worker is kept whatever this says):
+# a play below ``at_least`` even so is left out without reading the game.
+TOP_PRICE = {w.id: CEILING[w.id] + POINTS_SHARE * w.value + sum(
+    e.amount if e.kind == "gain" else 1.5 if e.kind == "cart" else float("inf") if e.kind == "swap" else 0.0
+    for e in w.effects) for w in WORKERS.values()}
 assert WORKER_VALUES == list(range(1, TOP_VALUE + 1))  # every value from 1 up has its cases
 
 

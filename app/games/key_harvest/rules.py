@@ -875,7 +875,11 @@ def choose_done(g: Game, p: Player, option_id: str) -> None:
 # --- Action C: Transfer field tiles from stores to your country board ---
 
 def can_pay(p: Player, bid: dict[Crop, int]) -> bool:
-    return all(p.counters[c] >= n for c, n in bid.items())
+    counters = p.counters
+    for c, n in bid.items():
+        if counters[c] < n:
+            return False
+    return True
 
 
 def transfer_options(g: Game, p: Player) -> list[Option]:
@@ -883,10 +887,14 @@ def transfer_options(g: Game, p: Player) -> list[Option]:
     can match exactly, counter for counter."""
     out = []
     for owner in clockwise(g, p.seat):
-        for slot, entry in enumerate(g.players[owner].store):
-            if owner != p.seat and not can_pay(p, entry["bid"]):
-                continue
-            out.append(transfer_option(owner == p.seat, owner, slot, entry["tile"], tuple(entry["bid"].items())))
+        store = g.players[owner].store
+        if not store:
+            continue
+        own = owner == p.seat
+        for slot, entry in enumerate(store):
+            bid = entry["bid"]
+            if own or can_pay(p, bid):
+                out.append(transfer_option(own, owner, slot, entry["tile"], tuple(bid.items())))
     return out
 
 
@@ -1005,7 +1013,7 @@ def choose_confirm(g: Game, p: Player, option_id: str) -> None:
     refilled at once; then a second tile may follow."""
     job = g.queue.pop(0)
     slot = job["slot"]
-    bid = {c: n for c, n in sorted(job["bid"].items(), key=lambda cn: CROPS.index(cn[0]))}
+    bid = {c: job["bid"][c] for c in CROPS if c in job["bid"]}  # in crop order
     for c, n in bid.items():
         p.counters[c] -= n
     ref = g.registry[slot]
@@ -1368,7 +1376,10 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     last, _LISTED.last = _LISTED.last, None
     if last is not None and last[0] is g and last[1] == seat and isinstance(seat, int):
         kept = last[2]
-        if not any(o.id == option_id for o in kept):
+        for o in kept:
+            if o.id == option_id:
+                break
+        else:
             check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
