@@ -127,10 +127,11 @@ def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str
     power = power_choice(g, p, onward, kinds)
     if power:
         return power
-    second = [o for o in onward if o.startswith(f"take:{p.seat}:") or
-              (o.startswith("registry:") and touching(p, tile_of(g, o)))]
+    mine = f"take:{p.seat}:"
+    second = next((o for o in onward if o.startswith(mine) or
+                   (o.startswith("registry:") and touching(p, tile_of(g, o)))), None)
     if second:
-        return second[0]
+        return second
     if any(o.startswith(("take:", "registry:")) for o in onward) and "done" in onward:
         return "done"
     hail = [o for o in onward if o.startswith("hail:")]
