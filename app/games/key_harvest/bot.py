@@ -20,8 +20,7 @@ from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed,
-                    settle_sources)
+from .rules import AROUND, BIT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed
 
 Seat = int
 
@@ -562,22 +561,28 @@ def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str,
 
 def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
                   cache: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
-    """The tiles a settle effect could take, dearest first, with their price."""
+    """The tiles a settle effect could take (``rules.settle_sources``, in its order), dearest
+    first, with their price: 2, 0.5 for each field it joins, and a store tile's bid."""
     if cache is not None and sources in cache:
         return cache[sources]
-    priced = sorted(((t, 2 + 0.5 * touching(p, t) + bid_of(g, target)) for t, target in settle_sources(g, p, sources)),
+    priced = sorted(((t, 2 + 0.5 * touching(p, t) + bid) for t, bid in settle_bids(g, p, sources)),
                     key=lambda tv: -tv[1])
     if cache is not None:
         cache[sources] = priced
     return priced
 
 
-def bid_of(g: Game, target: str) -> float:
-    """The counters a store tile's bid brings (a tile taken from another player's store)."""
-    if not target.startswith("store:"):
-        return 0.0
-    owner, slot = map(int, target.split(":")[1:])
-    return float(sum(g.players[owner].store[slot]["bid"].values()))
+def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str, float]]:
+    """``rules.settle_sources``'s tiles with the counters each brings (a tile taken from
+    another player's store brings its bid), read straight from the game."""
+    found: list[tuple[str, float]] = []
+    if "fallow" in sources:
+        found += [(t, 0.0) for t in g.fallow]
+    if "registry" in sources:
+        found += [(t, 0.0) for t in g.registry if t]
+    if "store" in sources:
+        found += [(e["tile"], float(sum(e["bid"].values()))) for q in g.players if q is not p for e in q.store]
+    return [(t, bid) for t, bid in found if t not in p.workers]
 
 
 def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = None) -> tuple[str | None, float]:
@@ -598,7 +603,7 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
         w = WORKERS[o[5:]]
         if w.id in SETTLES:
             if takeable is None:
-                takeable = {t for t, _ in settle_sources(g, p, SOURCES)}
+                takeable = {t for t, _ in settle_bids(g, p, SOURCES)}
             here = settle_best(g, p, w.id, spots.for_value(w.value), takeable, tiles)
         else:  # spaces with the same surroundings price the same
             here = max((space_price(w.id, around) for around in spots.surroundings(w.value)), default=None)
