@@ -174,20 +174,30 @@ def groups(p: Player) -> list[list[Ref]]:
 @lru_cache(maxsize=4096)
 def board_groups(tiles: frozenset[Ref]) -> tuple[tuple[Ref, ...], ...]:
     """``groups`` for a set of field tiles; kept, since a board changes far less often than
-    its groups are asked for (options, the bot, the view, scoring)."""
-    seen: set[Ref] = set()
+    its groups are asked for (options, the bot, the view, scoring). Walked on bit masks: a
+    group grows by the neighbours of its newest tiles at once."""
+    left = 0
+    for ref in tiles:
+        left |= BIT[ref]
     out = []
-    for start in sorted(tiles):
-        if start in seen:
-            continue
-        group, todo = [start], [start]
-        seen.add(start)
-        while todo:
-            found = (NEAR[todo.pop()] & tiles) - seen  # the set operations do the walking
-            seen |= found
-            group += found
-            todo += found
-        out.append(tuple(sorted(group)))
+    while left:
+        group = newest = left & -left
+        while newest:
+            reach = 0
+            while newest:
+                low = newest & -newest
+                reach |= AROUND_AT[low]
+                newest ^= low
+            newest = reach & left & ~group
+            group |= newest
+        left ^= group
+        refs = []
+        while group:
+            low = group & -group
+            refs.append(SPACE_AT[low])
+            group ^= low
+        refs.sort()
+        out.append(tuple(refs))
     return tuple(sorted(out, key=lambda grp: (-len(grp), grp[0])))
 
 
@@ -243,6 +253,7 @@ def board_spaces(board: BoardKey) -> tuple[OpenSpace, ...]:
 
 
 SPACE_AT: dict[int, Ref] = {bit: ref for ref, bit in BIT.items()}
+AROUND_AT: dict[int, int] = {bit: AROUND[ref] for ref, bit in BIT.items()}  # a space's neighbours, by its bit
 
 
 def worker_spaces(p: Player, worker_id: str, replace: bool = True, board: BoardKey | None = None) -> list[Ref]:
