@@ -272,7 +272,7 @@ def spaces_for_value(board: BoardKey, value: int, replace: bool) -> tuple[Ref, .
 def workers_at_home(g: Game, p: Player) -> list[str]:
     """The seat's playable workers: its farmhands in its supply, then the townsfolk on the
     town board."""
-    on_board = p.workers.values()
+    on_board = set(p.workers.values())
     return [w for w in FARMHANDS_OF[p.colour] if w not in on_board] + g.town
 
 
@@ -777,10 +777,25 @@ DONE_WORDS = {"gain": "take no more counters", "reap": "harvest no more", "renew
 def power_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
     name, kind = WORKERS[job["worker"]].name, effect_of(job).kind
-    out = [power_option(name, oid, target, power_label(g, p, oid, target)) for oid, target in power_targets(g, p, job)]
+    out = []
+    for oid, target in power_targets(g, p, job):
+        if kind in STEADY_POWERS or kind == "settle" and not target.startswith("store:"):  # type: ignore[union-attr]
+            out.append(steady_power_option(name, oid, target))
+        else:
+            out.append(power_option(name, oid, target, power_label(g, p, oid, target)))
     if job["optional"]:
         out.append(power_done_option(name, kind))
     return out
+
+
+# Effects whose options are worded from their target alone (as is a settle effect's, but for
+# a tile from a store, whose bid is named): kept without wording them again.
+STEADY_POWERS = frozenset({"gain", "reap", "renew", "clear"})
+
+
+@lru_cache(maxsize=4096)
+def steady_power_option(name: str, oid: str, target: str | None) -> Option:
+    return power_option(name, oid, target, power_label(None, None, oid, target))  # type: ignore[arg-type]  # reads no game
 
 
 @lru_cache(maxsize=4096)
@@ -1431,7 +1446,7 @@ def changing(g: Game, seat: Seat) -> Player:
     shared = getattr(g, "_shared", None)
     if shared and seat in shared:
         shared.discard(seat)
-        g.players[seat] = _clone_player(g.players[seat])
+        g.players[seat] = _clone_player(g.players[seat], share_entries=True)
     return g.players[seat]
 
 
@@ -1490,14 +1505,20 @@ def clone(g: Game, share_players: bool = False) -> Game:
     return game
 
 
-def _clone_player(p: Player) -> Player:
+def _clone_player(p: Player, share_entries: bool = False) -> Player:
+    """A copy of a player. With ``share_entries`` (``changing`` only) its store's entries are
+    shared with the game before: the rules never change an entry in place (a tile and its
+    bid come into a store, leave it or move with a swap whole)."""
     player = Player.__new__(Player)  # fields set one by one, in order (see ``clone``)
     player.seat = p.seat
     player.colour = p.colour
     player.counters = p.counters.copy()
     player.fields = p.fields.copy()
     player.workers = p.workers.copy()
-    player.store = [{"tile": e["tile"], "bid": e["bid"].copy()} for e in p.store] if p.store else []
+    if share_entries or not p.store:
+        player.store = p.store.copy()
+    else:
+        player.store = [{"tile": e["tile"], "bid": e["bid"].copy()} for e in p.store]
     return player
 
 
