@@ -20,7 +20,7 @@ from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import AROUND, BIT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed
+from .rules import AROUND, BIT, BOARDS_KEPT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed
 
 Seat = int
 
@@ -673,7 +673,7 @@ class Spots:
         return out
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=BOARDS_KEPT)
 def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
     """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
     one reading of a board serves every play the bot prices."""

@@ -165,13 +165,19 @@ def counter_total(p: Player) -> int:
 
 # --- Country boards: groups, workers, tiles on a board ---
 
+# Boards kept by each cache of a board's reading. A board is asked about again within its own
+# game only (seldom in another), so a few hundred are plenty; a larger cache only makes the
+# garbage collector run more often and walk more (about a tenth of a long run of playouts).
+BOARDS_KEPT = 512
+
+
 def groups(p: Player) -> list[list[Ref]]:
     """The connected groups of field tiles on a board (workers do not connect them),
     largest first, each sorted; ties in size ordered by their first reference."""
     return [list(grp) for grp in board_groups(frozenset(p.fields))]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=BOARDS_KEPT)
 def board_groups(tiles: frozenset[Ref]) -> tuple[tuple[Ref, ...], ...]:
     """``groups`` for a set of field tiles; kept, since a board changes far less often than
     its groups are asked for (options, the bot, the view, scoring). Walked on bit masks: a
@@ -231,7 +237,7 @@ def open_spaces(p: Player) -> tuple[OpenSpace, ...]:
 
 # The spaces of a board are kept (a board changes far less often than they are asked for:
 # the options list every worker that has a space, and the bot prices every play).
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=BOARDS_KEPT)
 def board_spaces(board: BoardKey) -> tuple[OpenSpace, ...]:
     tiles, workers = board
     filled = reach = 0
@@ -263,7 +269,7 @@ def worker_spaces(p: Player, worker_id: str, replace: bool = True, board: BoardK
     return list(spaces_for_value(board or board_key(p), WORKERS[worker_id].value, replace))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=BOARDS_KEPT)
 def spaces_for_value(board: BoardKey, value: int, replace: bool) -> tuple[Ref, ...]:
     return tuple(ref for ref, touching, there in board_spaces(board)
                  if touching >= value and (there is None or replace and WORKERS[there].value < value))
@@ -461,7 +467,7 @@ def harvest_options(p: Player) -> list[Option]:
     return list(board_harvests(p.seat, frozenset(p.fields.items())))
 
 
-@lru_cache(maxsize=4096)  # kept per board, field sides included
+@lru_cache(maxsize=BOARDS_KEPT)  # kept per board, field sides included
 def board_harvests(seat: Seat, fields: frozenset[tuple[Ref, bool]]) -> tuple[Option, ...]:
     harvested = dict(fields)
     out = []
@@ -558,7 +564,7 @@ def play_options(g: Game, p: Player) -> list[Option]:
 PLAY_OPTIONS = {w: Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}") for w in WORKERS}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=BOARDS_KEPT)
 def playable_values(board: BoardKey) -> int:
     """The worker values that have a space on this board (replacing a lower worker counts),
     as the bits of a number: bit 3 set when a worker of value 3 can be played."""
