@@ -72,11 +72,11 @@ def turn_choice(g: Game, p: Player, onward: list[str], of: dict[str, list[str]],
     if best_play and worth >= STRONG:
         return best_play
     if registry:
-        return max(registry, key=lambda o: (touching(p, tile_of(g, o)), -int(o.split(":")[1])))
+        return max(registry, key=lambda o: (touching(p, g.registry[int(o[9:])]), -int(o[9:])))  # "registry:<slot>"
     harvests = of.get("harvest", [])
     if harvests:
-        group = {grp[0]: grp for grp in board_groups(frozenset(p.fields))}
-        ripe = {o: sum(not p.fields[r] for r in group[o[8:]]) for o in harvests}
+        ripe_in = ripe_by_group(frozenset(p.fields.items()))
+        ripe = {o: ripe_in[o[8:]] for o in harvests}
     if harvests and (max(ripe.values()) >= 2 or sum(p.counters.values()) < 3):
         return max(harvests, key=lambda o: ripe[o])
     if best_play and worth >= WORTH_A_PLAY and rng.randrange(3):
@@ -84,6 +84,14 @@ def turn_choice(g: Game, p: Player, onward: list[str], of: dict[str, list[str]],
     if harvests:
         return max(harvests, key=lambda o: ripe[o])
     return "end"
+
+
+@lru_cache(maxsize=BOARDS_KEPT)
+def ripe_by_group(fields: frozenset[tuple[str, bool]]) -> dict[str, int]:
+    """A board's unharvested fields per group, by the group's first reference (``fields``:
+    each field tile and whether it is harvested). Kept; not to be changed."""
+    harvested = dict(fields)
+    return {grp[0]: sum(not harvested[r] for r in grp) for grp in board_groups(frozenset(harvested))}
 
 
 def by_kind(offered: list[Option]) -> dict[str, list[str]]:
@@ -526,6 +534,12 @@ def space_price(worker_id: str, around: tuple[int, int, int]) -> float:
     return worth
 
 
+@lru_cache(maxsize=4096)  # the same few sets of surroundings come back on many boards
+def best_space_price(worker_id: str, arounds: frozenset[tuple[int, int, int]]) -> float | None:
+    """The most ``space_price`` gives the worker among these surroundings (None for none)."""
+    return max((space_price(worker_id, around) for around in arounds), default=None)
+
+
 def board_price(g: Game, p: Player, effects: tuple[Effect, ...]) -> float:
     """The part of a power's price that is the same on every space (a settle effect's aside)."""
     worth = 0.0
@@ -606,7 +620,7 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
                 takeable = {t for t, _ in settle_bids(g, p, SOURCES)}
             here = settle_best(g, p, w.id, spots.for_value(w.value), takeable, tiles)
         else:  # spaces with the same surroundings price the same
-            here = max((space_price(w.id, around) for around in spots.surroundings(w.value)), default=None)
+            here = best_space_price(w.id, spots.surroundings(w.value))
         if here is None:
             continue
         here += board_price(g, p, w.effects) + POINTS_SHARE * w.value
