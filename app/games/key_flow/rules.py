@@ -1,7 +1,10 @@
 """Key Flow rules: the game flow, in the order of the seed's headings.
 
 A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON-ready
-values, is copied before every change, and is dumped and loaded as it is.
+values, is copied before every change, and is dumped and loaded as it is. A village card's
+tiles, resources, stored resources and keyple cards, the hands and winter K cards, the
+decks, the box and the skill pile are never changed in place: a change gives them a new list or dict, so copies share them
+(``clone``).
 
 Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
 your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
@@ -208,14 +211,14 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
     for season in SEASONS[:3]:
         ks = rng.shuffled(k_cards(season))
         removed = K_REMOVED[players]
-        g.box += ks[:removed]
+        g.box = g.box + ks[:removed]
         g.decks[season] = rng.shuffled(ks[removed:] + numbered_for(players, season))
     g.decks["winter"] = rng.shuffled(numbered_for(players, "winter"))
     winter_k = rng.shuffled(k_cards("winter"))
     for p in ps:
         p.winter_k = sorted(winter_k[:WINTER_K_HAND[players]], key=card_order)
         del winter_k[:WINTER_K_HAND[players]]
-    g.box += winter_k
+    g.box = g.box + winter_k
     g.skill_pile = rng.shuffled([s for s in SKILLS for _ in range(SUPPLY["single_skills"])])
     g.rng = rng.state
     g.log.append(f"{plural(players, 'player')}: each has a home card, a store card, "
@@ -231,12 +234,11 @@ def card_order(card_id: str) -> tuple[str, str]:
 def deal(g: Game, size: int) -> None:
     """Deal ``size`` cards of the season's deck to each player; what is left goes to the box."""
     deck = g.decks[season_name(g)]
-    for p in g.players:
-        p.hand = sorted(deck[:size], key=card_order)
-        del deck[:size]
+    for i, p in enumerate(g.players):
+        p.hand = sorted(deck[i * size:(i + 1) * size], key=card_order)
         p.done = False
-    g.box += deck
-    deck.clear()
+    g.box = g.box + deck[len(g.players) * size:]
+    g.decks[season_name(g)] = []  # a new list: the decks dict is the copy's own (clone)
     g.phase, g.turn = DRAFT, 0
     g.log.append(f"{season_name(g).capitalize()}: {plural(size, 'card')} each; "
                  f"pass to the {'left' if PASS_LEFT[season_name(g)] else 'right'}.")
@@ -437,7 +439,12 @@ def reveal(g: Game) -> None:
     actions = {}
     for p, ch in chosen:
         assert ch is not None
-        (p.winter_k if g.phase == WINTER_K else p.hand).remove(ch["card"])
+        cards = list(p.winter_k if g.phase == WINTER_K else p.hand)  # a new list: copies share the old
+        cards.remove(ch["card"])
+        if g.phase == WINTER_K:
+            p.winter_k = cards
+        else:
+            p.hand = cards
         if ch["use"] == "keyple":
             target = next(e for e in g.players[ch["owner"]].village if e["row"] == ROAD and e["col"] == ch["col"])
             actions[p.seat] = (target, live_action(target))
@@ -448,7 +455,7 @@ def reveal(g: Game) -> None:
         c = CARDS[ch["card"]]
         if ch["use"] == "discard":
             gained = take_tokens(g, p, 1)
-            g.box.append(ch["card"])
+            g.box = g.box + [ch["card"]]
             lines.append(f"{seat_ref(p.seat)} discards a card unseen" + (" for a keyple token." if gained else
                                                                           " (no keyple token is left)."))
             shown.append({"seat": p.seat, "use": "discard"})
@@ -463,7 +470,8 @@ def reveal(g: Game) -> None:
             p.tokens -= ch["tokens"]
             g.token_supply += ch["tokens"]
             target, action = actions[p.seat]
-            target["keyples"].append({"card": c.id, "by": p.seat, "tokens": ch["tokens"], "at": g.reveals})
+            target["keyples"] = target["keyples"] + [{"card": c.id, "by": p.seat, "tokens": ch["tokens"],
+                                                      "at": g.reveals}]
             owner = ch["owner"]
             whose = "own" if owner == p.seat else f"{seat_ref(owner)}'s"
             boost = f" with {plural(ch['tokens'], 'keyple token')}" if ch["tokens"] else ""
@@ -480,6 +488,18 @@ def reveal(g: Game) -> None:
     after_turn(g)
 
 
+def add_res(e: Entry, bucket: str, r: str, n: int) -> None:
+    """``n`` more (or fewer) of resource ``r`` on a card's "res" or "stored", in a new dict
+    (copies of the game share the old one); none left drops the kind."""
+    held = dict(e[bucket])
+    left = held.get(r, 0) + n
+    if left:
+        held[r] = left
+    else:
+        del held[r]
+    e[bucket] = held
+
+
 def take_tokens(g: Game, p: Player, n: int) -> int:
     n = min(n, g.token_supply)
     g.token_supply -= n
@@ -492,7 +512,7 @@ def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
     parts = []
     for eff in effects:
         if eff.kind == "gain":
-            onto["res"][eff.what] = onto["res"].get(eff.what, 0) + eff.amount
+            add_res(onto, "res", eff.what, eff.amount)
             parts.append(f"{eff.amount} {eff.what}")
         elif eff.kind == "token":
             if n := take_tokens(g, p, eff.amount):
@@ -501,7 +521,8 @@ def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
             for _ in range(eff.amount):
                 if eff.what == "random":
                     if g.skill_pile:
-                        tile = g.skill_pile.pop(0)
+                        tile = g.skill_pile[0]
+                        g.skill_pile = g.skill_pile[1:]
                         p.skills[tile] += 1
                         parts.append(f"a {tile} tile")
                 elif g.doubles[eff.what]:
@@ -682,7 +703,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         p.jobs.pop(0)
     elif kind == "take":
         onto = find(p, job["onto"])
-        onto["res"][rest] = onto["res"].get(rest, 0) + job["n"]
+        add_res(onto, "res", rest, job["n"])
         g.log.append(f"{seat_ref(p.seat)} takes {job['n']} {rest}.")
         p.jobs.pop(0)
     elif kind == "pay":
@@ -695,11 +716,8 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     elif kind == "move":
         a, b, r = rest.split(":")
         src, dst = find(p, a), find(p, b)
-        src["res"][r] -= 1
-        if not src["res"][r]:
-            del src["res"][r]
-        bucket = "stored" if CARDS[dst["card"]].kind == "store" else "res"
-        dst[bucket][r] = dst[bucket].get(r, 0) + 1
+        add_res(src, "res", r, -1)
+        add_res(dst, "stored" if CARDS[dst["card"]].kind == "store" else "res", r, 1)
         g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
         job["left"] -= 1
         if not job["left"]:
@@ -711,10 +729,12 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
             p.jobs.pop(0)
     elif kind == "flip":
         e = find(p, rest)
-        e["tiles"][e["tiles"].index("house")] = "points"
+        tiles = list(e["tiles"])
+        tiles[tiles.index("house")] = "points"
+        e["tiles"] = tiles
         extra = ""
         if "flipper" in powers(p):
-            e["res"]["gold"] = e["res"].get("gold", 0) + 1
+            add_res(e, "res", "gold", 1)
             extra = " (Flipper: 1 gold)"
         g.log.append(f"{seat_ref(p.seat)} flips an upgrade tile on {CARDS[e['card']].name} to 1 point{extra}.")
         job["left"] -= 1
@@ -742,13 +762,11 @@ def upgrade(g: Game, p: Player, e: Entry) -> None:
     paid = can_pay(p, e, cost, powers(p))
     assert paid is not None
     for r, n in paid.items():
-        e["res"][r] -= n
-        if not e["res"][r]:
-            del e["res"][r]
+        add_res(e, "res", r, -n)
     for s, n in cost.skills:
         for _ in range(n):
             pay_skill(g, p, s)
-    e["tiles"].append("house")
+    e["tiles"] = e["tiles"] + ["house"]
     g.tile_supply -= 1
     g.log.append(f"{seat_ref(p.seat)} upgrades {c.name} (paying {cost_text(cost)}): it now shows "
                  f"{c.panels[live_panel(e)].points} points.")
@@ -1050,9 +1068,7 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     attrs = g.__dict__.copy()
     attrs["players"] = players
     attrs["options"] = g.options.copy()
-    attrs["decks"] = {k: v.copy() for k, v in g.decks.items()}
-    attrs["box"] = g.box.copy()
-    attrs["skill_pile"] = g.skill_pile.copy()
+    attrs["decks"] = g.decks.copy()  # its lists, the box and the skill pile: never changed in place
     attrs["doubles"] = g.doubles.copy()
     attrs["last_reveal"] = [x.copy() for x in g.last_reveal]
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
@@ -1067,17 +1083,7 @@ def own_players(g: Game) -> None:
 
 def _player_copy(p: Player) -> Player:
     attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
-    village = attrs["village"] = []
-    for e in p.village:
-        e = e.copy()  # then its lists and dicts (a keyple is flat)
-        e["tiles"] = e["tiles"].copy()
-        e["res"] = e["res"].copy()
-        e["stored"] = e["stored"].copy()
-        keyples = e["keyples"]
-        e["keyples"] = [k.copy() for k in keyples] if keyples else []
-        village.append(e)
-    attrs["hand"] = p.hand.copy()
-    attrs["winter_k"] = p.winter_k.copy()
+    attrs["village"] = [e.copy() for e in p.village]  # their lists and dicts are never changed in place
     attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
     attrs["skills"] = p.skills.copy()
     attrs["doubles"] = p.doubles.copy()
