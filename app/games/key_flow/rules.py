@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Callable, Iterator, NamedTuple
 
 from app.games.gamelog import GameLog
@@ -298,31 +299,34 @@ def _touched(row: str, col: int) -> tuple[tuple[str, int], ...]:
 
 # --- Keyple cards: where they may go ---
 
-def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, Callable[[int], bool]]]:
-    """Villages (and which road columns in them) a keyple card may reach."""
+EVERY_COL = -10**9, 10**9
+
+
+def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
+    """Villages a keyple card may reach, each with the lowest and highest road column it
+    may reach there: its own village first, then the others by seat."""
     n = players_n(g)
-    every: Callable[[int], bool] = lambda col: True  # noqa: E731
-    if "brainwave" in powers(p) and c.keyples <= 2:
+    lo, hi = EVERY_COL
+    if c.keyples <= 2 and "brainwave" in powers(p):
         arrows = "LDR"
     else:
         arrows = c.arrows
-    out: list[tuple[Seat, Callable[[int], bool]]] = []
-    if "D" in arrows:
-        out.append((p.seat, every))
+    others: list[tuple[Seat, int, int]] = []
     if n == 2:
         other = 1 - p.seat
         if "L" in arrows and "R" in arrows:
-            out.append((other, every))
+            others.append((other, lo, hi))
         elif "L" in arrows:
-            out.append((other, lambda col: col <= 0))
+            others.append((other, lo, 0))
         elif "R" in arrows:
-            out.append((other, lambda col: col >= 0))
-        return out
-    if "L" in arrows:
-        out.append((left_of(g, p.seat), every))
-    if "R" in arrows and right_of(g, p.seat) != left_of(g, p.seat):
-        out.append((right_of(g, p.seat), every))
-    return out
+            others.append((other, 0, hi))
+    else:
+        if "L" in arrows:
+            others.append((left_of(g, p.seat), lo, hi))
+        if "R" in arrows and right_of(g, p.seat) != left_of(g, p.seat):
+            others.append((right_of(g, p.seat), lo, hi))
+        others.sort()
+    return ([(p.seat, lo, hi)] if "D" in arrows else []) + others
 
 
 def usable_by(e: Entry, owner: Seat, seat: Seat) -> bool:
@@ -354,17 +358,20 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
     N keyple cards."""
     out = []
     keyples = c.keyples
-    for owner, allowed in reachable(g, p, c):
+    for owner, lo, hi in reachable(g, p, c):  # in the order listed: own village first, then by seat
         own = owner == p.seat
+        found = []
         for e in g.players[owner].village:
             # the cheap tests first: a building already holding 3 keyple cards takes none
             held = len(e["keyples"])
-            if e["row"] != ROAD or held >= 3 or not allowed(e["col"]):
+            if e["row"] != ROAD or held >= 3 or not lo <= e["col"] <= hi:
                 continue
             tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
             if keyples + tokens <= 3 and tokens <= p.tokens and _use_of(e["card"], len(e["tiles"]))[own]:
-                out.append((owner, e, tokens))
-    return sorted(out, key=lambda t: (t[0] != p.seat, t[0], t[1]["col"]))
+                found.append((e["col"], e, tokens))
+        found.sort(key=itemgetter(0))  # by column (one road card a column)
+        out += [(owner, e, tokens) for _, e, tokens in found]
+    return out
 
 
 # --- Choosing a card in secret ---
