@@ -598,7 +598,7 @@ def has_job_options(g: Game, p: Player, job: dict[str, Any]) -> bool:
     if do == "convert":
         return any(True for _ in iter_payable(p, job))
     if do == "transport":
-        return any(True for _ in iter_moves(p))
+        return any(True for _ in iter_move_places(p))
     return any(True for _ in iter_upgrades(g, p)) or any(True for _ in iter_flips(p))
 
 
@@ -625,19 +625,25 @@ def iter_moves(p: Player) -> Iterator[tuple[Entry, Entry, str]]:
     """(from card, to card, resource): one resource may move between touching cards, never
     out of a store, and onto a store only if it takes it."""
     village = p.village
+    return ((village[i], village[j], r) for i, j, r in iter_move_places(p))
+
+
+def iter_move_places(p: Player) -> Iterator[tuple[int, int, str]]:
+    """``iter_moves`` with each card given by its place in the village."""
+    village = p.village
     near = neighbours(village)
     for i, a in enumerate(village):
-        if CARDS[a["card"]].kind == "store":
+        res = a["res"]
+        if not res or CARDS[a["card"]].kind == "store":
             continue
         for r in RESOURCES:
-            if not a["res"].get(r):
+            if not res.get(r):
                 continue
             for j in near[i]:
-                b = village[j]
-                to = CARDS[b["card"]]
+                to = CARDS[village[j]["card"]]
                 if to.kind == "store" and r not in to.accepts:
                     continue
-                yield a, b, r
+                yield i, j, r
 
 
 def transport_options(p: Player, left: int) -> list[Option]:
@@ -1008,7 +1014,8 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     if do == "convert":
         out = [f"pay:{s}" for s in iter_payable(p, job)]
     elif do == "transport":
-        out = [f"move:{where(a)}:{where(b)}:{r}" for a, b, r in iter_moves(p)]
+        places = [where(e) for e in p.village]
+        out = [f"move:{places[i]}:{places[j]}:{r}" for i, j, r in iter_move_places(p)]
     else:
         out = [f"upgrade:{where(e)}" for e in iter_upgrades(g, p)] + [f"flip:{where(e)}" for e in iter_flips(p)]
     return out + ([("skip" if do == "convert" else "stop")] if out else [])
