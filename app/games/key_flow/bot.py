@@ -442,18 +442,31 @@ def _neighbourhood(p: Player) -> list[tuple[frozenset[str], frozenset[str], bool
 def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
     """rules.spots, each with the places in the village of the cards it would touch (as
     rules.touching: the neighbours in its row, and in the other row the cards under or over
-    its halves), once per decision."""
+    its halves): a function of the village's shape, kept by shape."""
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        at = {(e["row"], e["col"]): i for i, e in enumerate(p.village)}
-        other, over = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
-        out = []
-        for col in spots(p, row):
-            near = [(row, col - 1), (row, col + 1), (other, col + over[0]), (other, col + over[1])]
-            out.append((col, tuple(sorted(at[x] for x in near if x in at))))
+        shape = (row, tuple((e["row"], e["col"]) for e in p.village))
+        out = _free_known.get(shape)
+        if out is None:
+            if len(_free_known) > 20000:  # a bound, not a policy: shapes recur within a game
+                _free_known.clear()
+            out = _free_known[shape] = _free_places_of(p, row)
         known = _memo[key] = (p, out)
     return known[1]
+
+
+_free_known: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _free_places_of(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
+    at = {(e["row"], e["col"]): i for i, e in enumerate(p.village)}
+    other, over = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
+    out = []
+    for col in spots(p, row):
+        near = [(row, col - 1), (row, col + 1), (other, col + over[0]), (other, col + over[1])]
+        out.append((col, tuple(sorted(at[x] for x in near if x in at))))
+    return out
 
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
