@@ -105,12 +105,18 @@ class _Matching:
         return self._augment(node, set())
 
     def _augment(self, node: tuple[int, str], seen: set[str]) -> bool:
-        kinds = self.kinds_for(node[1])
+        kinds = self._accept.get(node[1])
+        if kinds is None:
+            kinds = self.kinds_for(node[1])
+        used, supply = self.used, self.supply
         for kind in kinds:
-            if kind not in seen and self.used[kind] < self.supply[kind]:
-                self.used[kind] += 1
-                f = self.flow.setdefault(node, {})
-                f[kind] = f.get(kind, 0) + 1
+            if used[kind] < supply[kind] and kind not in seen:
+                used[kind] += 1
+                f = self.flow.get(node)
+                if f is None:
+                    self.flow[node] = {kind: 1}
+                else:
+                    f[kind] = f.get(kind, 0) + 1
                 return True
         for kind in kinds:
             if kind in seen:
@@ -126,7 +132,12 @@ class _Matching:
         return False
 
     def add_set(self, index: int, variant: Variant) -> bool:
-        return all(self.add((index, slot)) for slot in variant.slots)
+        """One more set of the variant's slots on card ``index`` (False, part added, when
+        the items will not do: callers grow a copy)."""
+        for slot in variant.slots:
+            if not self._augment((index, slot), set()):
+                return False
+        return True
 
 
 def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
