@@ -124,7 +124,7 @@ class _Matching:
             seen.add(kind)
             # no copy of the items needed: flow gains a key only just before returning True
             for other, f in self.flow.items():
-                if other != node and f.get(kind, 0) > 0 and self._augment(other, seen):
+                if f.get(kind) and other != node and self._augment(other, seen):  # f.get: a count, never < 0
                     f[kind] -= 1
                     mine = self.flow.setdefault(node, {})
                     mine[kind] = mine.get(kind, 0) + 1
