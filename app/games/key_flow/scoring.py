@@ -216,6 +216,7 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
     alone = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, entries)]
     rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
     best: dict[str, object] = {"points": -1, "choice": None, "matching": None}
+    last = len(entries) - 1
 
     def search(i: int, m: _Matching, points: int, choice: list[tuple[int, int]]) -> None:
         if points + rest_bound[i] <= best["points"]:  # type: ignore[operator]
@@ -227,6 +228,17 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
             # A card never takes more sets than it could with every item to itself: past
             # that (or when even that cannot beat the best) no matching need be tried.
             if points + most[i][vi] * variant.points + rest_bound[i + 1] <= best["points"]:  # type: ignore[operator]
+                continue
+            if i == last and len(variant.slots) == 1:
+                # The last card (unallocated gold, as a rule): only its most sets can beat the
+                # best, and a one-slot set that does not fit changes nothing, so one copy grows.
+                grown, k = m.copy(), 0
+                while k < most[i][vi] and grown.add_set(i, variant):
+                    k += 1
+                if points + k * variant.points > best["points"]:  # type: ignore[operator]
+                    choice.append((vi, k))
+                    search(i + 1, grown, points + k * variant.points, choice)
+                    choice.pop()
                 continue
             snapshots = [m]
             while len(snapshots) <= most[i][vi]:  # grow this card one set at a time while the items allow
