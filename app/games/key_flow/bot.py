@@ -183,15 +183,19 @@ _reach_known: dict[Any, int] = {}  # a pure function of what its key holds
 
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = powers(p)
-    best = 0
-    for at, e in enumerate(p.village):
-        c = CARDS[e["card"]]
-        level = live_panel(e)
-        if level >= len(c.costs):
-            continue
-        cost = c.costs[level]
-        gain = c.panels[level + 1].points - c.panels[level].points
-        if gain <= best or cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
+    village = p.village
+    # the answer is the largest gain reachable: the cards are tried largest gain first, and
+    # the first card within reach answers
+    gains = []
+    for at, e in enumerate(village):
+        gain = upgrade_gain(e["card"], len(e["tiles"]))
+        if gain > 0:
+            gains.append((gain, at))
+    gains.sort(reverse=True)
+    for gain, at in gains:
+        e = village[at]
+        cost = CARDS[e["card"]].costs[len(e["tiles"])]
+        if cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
             continue
         # each resource on the card pays at most one of the cost, each missing one takes at
         # least a step: a cost that far beyond what the card holds is out of reach
@@ -199,14 +203,26 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
             continue
         missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
         if not missing:
-            best = gain
-            continue
+            return gain
         # each missing resource takes at least one step: more than ``carts`` of them never arrive
         if sum(n for _, n in missing) > carts:
             continue
         if moves_needed(p, at, missing, pw, carts) <= carts:
-            best = gain
-    return best
+            return gain
+    return 0
+
+
+_upgrade_gains: dict[tuple[str, int], int] = {}  # by (card, panel): content does not change
+
+
+def upgrade_gain(card_id: str, level: int) -> int:
+    """The points the next upgrade adds to a card showing panel ``level`` (0: none left)."""
+    known = _upgrade_gains.get((card_id, level))
+    if known is None:
+        c = CARDS[card_id]
+        known = _upgrade_gains[(card_id, level)] = \
+            c.panels[level + 1].points - c.panels[level].points if level < len(c.costs) else 0
+    return known
 
 
 _resources_in: dict[int, tuple[Any, int]] = {}  # by id() of a cost of the content (kept: never reused)
