@@ -168,11 +168,12 @@ def res_text(counts: dict[str, int]) -> str:
 
 def powers(p: Player) -> frozenset[str]:
     """The boats' ongoing powers this player has (boats placed before this turn)."""
-    found = [c.power for e in p.village if (c := CARDS[e["card"]]).power]
-    return frozenset(found) if found else NO_POWERS  # type: ignore[arg-type]
+    found = [power for e in p.village if (power := _POWER[e["card"]])]
+    return frozenset(found) if found else NO_POWERS
 
 
 NO_POWERS: frozenset[str] = frozenset()
+_POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's power, or none
 
 
 def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
@@ -362,9 +363,12 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
         own = owner == p.seat
         found = []
         for e in g.players[owner].village:
-            # the cheap tests first: a building already holding 3 keyple cards takes none
+            # the cheap tests first: a river card, or a building already holding 3 keyple
+            # cards, takes none
+            if e["row"] != ROAD:
+                continue
             held = len(e["keyples"])
-            if e["row"] != ROAD or held >= 3 or not lo <= e["col"] <= hi:
+            if held >= 3 or not lo <= e["col"] <= hi:
                 continue
             tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
             if keyples + tokens <= 3 and tokens <= p.tokens and _use_of(e["card"], len(e["tiles"]))[own]:
