@@ -3,8 +3,8 @@
 A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON-ready
 values, is copied before every change, and is dumped and loaded as it is. A village card's
 tiles, resources, stored resources and keyple cards, the hands and winter K cards, the
-decks, the box and the skill pile are never changed in place: a change gives them a new list or dict, so copies share them
-(``clone``).
+decks, the box and the skill pile are never changed in place: a change gives them a new
+list or dict, so copies share them (``clone``).
 
 Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
 your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
@@ -50,7 +50,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
