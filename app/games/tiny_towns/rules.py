@@ -127,8 +127,6 @@ class Player:
     caverns_used: int = 0
     watch: list[str] = field(default_factory=list)  # building types on Opaleye's Watch
     shrine_value: int | None = None
-    placing: dict[str, Any] | None = None  # this round's placement being chosen (secret)
-    pending: dict[str, Any] | None = None  # the placement chosen, until all have chosen
     construction: dict[str, Any] | None = None  # {"card", "picked": [[r, c], ...]}
     effects: list[dict[str, Any]] = field(default_factory=list)  # "when built" choices due
     done: bool = True  # nothing more to do in this construction step
@@ -154,6 +152,12 @@ class Game:
     revealed: list[Resource] = field(default_factory=list)  # solo: the three face-up cards
     completed: int = 0  # towns complete so far
     log: GameLog = field(default_factory=GameLog)  # recent lines; the table keeps the rest
+    # Per seat: this round's placement being chosen, and the one chosen until all have
+    # chosen (secret; saved with each player). Kept here, not on the players, so that a
+    # placement step copies two short lists instead of the players (three copies of every
+    # player a round); their dicts are replaced whole, never changed in place.
+    placing: list[dict[str, Any] | None] = field(default_factory=list)
+    pending: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 # --- Small words ---
@@ -246,7 +250,7 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
         raise IllegalAction("The Town Hall variant needs at least 2 players "
                             "(solo play already uses the resource cards).")
     g = Game(players=[Player(s) for s in range(players)], options=dict(options), cards=[],
-             rng=Rng(seed).state)
+             rng=Rng(seed).state, placing=[None] * players, pending=[None] * players)
     g.cards = choose_buildings(g)
     g.log.append(f"A game of Tiny Towns for {players} player{'s' if players > 1 else ''}. "
                  f"Buildings: {', '.join(card_name(c) for c in g.cards)}.")
@@ -309,10 +313,12 @@ def start_round(g: Game) -> None:
     g.round += 1
     g.resource = None
     g.source = None
+    g.placing = [None] * len(g.players)
+    g.pending = [None] * len(g.players)
     for p in g.players:
         if not is_between_rounds(p):  # a player already so stays shared (not copied)
             p = own_player(g, p.seat)
-            p.placing = p.pending = p.construction = None
+            p.construction = None
             p.effects = []
             p.done = True
             p.fresh = []
@@ -327,7 +333,7 @@ def start_round(g: Game) -> None:
 
 def is_between_rounds(p: Player) -> bool:
     """Nothing of a round left on the player: as ``start_round`` leaves everyone."""
-    return (p.placing is None and p.pending is None and p.construction is None and p.effects == []
+    return (p.construction is None and p.effects == []
             and p.done is True and p.fresh == [] and p.built_types == [])
 
 
@@ -367,8 +373,8 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     g.phase = PLACE
     for p in remaining(g):
         if not p.town.is_full() and (placers is None or p.seat in placers):
-            own_player(g, p.seat).placing = {"resource": g.resource, "switch": None, "take": None}
-    if not any(p.placing for p in g.players):
+            g.placing[p.seat] = {"resource": g.resource, "switch": None, "take": None}
+    if not any(g.placing):
         begin_construction(g)
 
 
@@ -381,7 +387,7 @@ def is_named_by_another(g: Game, p: Player) -> bool:
 
 
 def placement_options(g: Game, p: Player) -> list[Option]:
-    placing = p.placing
+    placing = g.placing[p.seat]
     assert placing is not None
     resource = placing["resource"]
     if resource is None:
@@ -447,49 +453,52 @@ def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
 
 
 def choose_placement(g: Game, p: Player, option_id: str) -> None:
-    """One step of a player's secret placement; the last step makes it pending."""
-    placing = p.placing
+    """One step of a player's secret placement; the last step makes it pending. The game's
+    placing dict is shared with the game before: a step puts a new one in its place."""
+    seat, placing = p.seat, g.placing[p.seat]
     assert placing is not None
     kind, _, rest = option_id.partition(":")
     resource = placing["resource"]
+    pending = None
     if kind == "choose":
-        placing["resource"] = rest
+        g.placing[seat] = {**placing, "resource": rest}
     elif kind == "cancel":
         if placing["switch"] or placing["take"]:
-            placing["switch"] = placing["take"] = None
+            g.placing[seat] = {**placing, "switch": None, "take": None}
         else:
-            placing["resource"] = None
+            g.placing[seat] = {**placing, "resource": None}
     elif kind == "factory":
-        placing["switch"] = rest
+        g.placing[seat] = {**placing, "switch": rest}
     elif option_id.startswith("warehouse:swap:"):
-        placing["take"] = option_id.removeprefix("warehouse:swap:")
+        g.placing[seat] = {**placing, "take": option_id.removeprefix("warehouse:swap:")}
     elif kind == "place" and placing["take"]:
-        p.pending = {"kind": "swap", "resource": resource, "take": placing["take"],
+        pending = {"kind": "swap", "resource": resource, "take": placing["take"],
                      "cell": list(parse_cell(rest))}
     elif kind == "place" and placing["switch"]:
-        p.pending = {"kind": "factory", "resource": placing["switch"], "named": resource,
+        pending = {"kind": "factory", "resource": placing["switch"], "named": resource,
                      "cell": list(parse_cell(rest))}
     elif kind == "place":
-        p.pending = {"kind": "place", "resource": resource, "cell": list(parse_cell(rest))}
+        pending = {"kind": "place", "resource": resource, "cell": list(parse_cell(rest))}
     elif kind == "warehouse":
-        p.pending = {"kind": "store", "resource": resource}
+        pending = {"kind": "store", "resource": resource}
     elif kind == "statue":
-        p.pending = {"kind": "statue", "resource": resource, "cell": list(parse_cell(rest))}
+        pending = {"kind": "statue", "resource": resource, "cell": list(parse_cell(rest))}
     elif kind == "cavern":
-        p.pending = {"kind": "cavern", "resource": resource}
-    if all(q.pending for q in g.players if q.placing):
-        reveal_placements(g)
+        pending = {"kind": "cavern", "resource": resource}
+    if pending is not None:
+        g.pending[seat] = pending
+        if all(chosen for chosen, choosing in zip(g.pending, g.placing) if choosing):
+            reveal_placements(g)
 
 
 def reveal_placements(g: Game) -> None:
     """Everyone has chosen: all placements happen and are shown at once."""
     parts = []
-    for p in g.players:
-        if p.placing or p.pending:
-            p = own_player(g, p.seat)
-            if p.pending:
-                parts.append(f"{player_name(p.seat)} {put_down(g, p, p.pending)}")
-            p.placing = p.pending = None
+    for seat, pending in enumerate(g.pending):
+        if pending:
+            parts.append(f"{player_name(seat)} {put_down(g, own_player(g, seat), pending)}")
+    g.placing = [None] * len(g.players)
+    g.pending = [None] * len(g.players)
     if g.source == "free":
         header = "Free choice"
     elif len(parts) > 1:
@@ -1315,7 +1324,8 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == PICK:
         return frozenset({0})
     if g.phase == PLACE:
-        return frozenset([p.seat for p in g.players if p.placing and not p.pending])
+        return frozenset([seat for seat, (placing, pending) in enumerate(zip(g.placing, g.pending))
+                          if placing and not pending])
     if g.phase == BUILD:
         return frozenset([p.seat for p in g.players if not p.done])
     if g.phase == WATCH:
@@ -1342,7 +1352,7 @@ def acts(g: Game, p: Player) -> bool:
     """Whether the player is one of ``to_act``, asked of that one player."""
     phase = g.phase
     if phase == PLACE:
-        return bool(p.placing and not p.pending)
+        return bool(g.placing[p.seat] and not g.pending[p.seat])
     if phase == BUILD:
         return not p.done
     if phase == NAME:
@@ -1384,34 +1394,45 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, seat_if_acting(g, seat), _LISTED.offered(g, seat), option_id)
     g = share_players(g)
-    ACTIONS[g.phase](g, own_player(g, seat), option_id)
+    # A placement or a card pick changes the game, not the player (``own_player`` would copy it).
+    ACTIONS[g.phase](g, g.players[seat] if g.phase in _GAME_ONLY else own_player(g, seat), option_id)
     return g
+
+
+_GAME_ONLY = frozenset((PLACE, PICK))
 
 
 # --- Saving: plain JSON (copied by hand: ``copy.deepcopy`` cost half of every action) ---
 
-_SPECIAL = ("players", "log")
+_SPECIAL = ("players", "log", "placing", "pending")  # the placements are saved with each player
+_WITH_THE_GAME = ("town", "placing", "pending")  # a saved player's fields that are not the Player's
 
 
 def dump(g: Game) -> dict[str, Any]:
     raw = {k: plain(v) for k, v in vars(g).items() if k not in _SPECIAL}
-    raw["players"] = [dump_player(p) for p in g.players]
+    raw["players"] = [dump_player(g, p) for p in g.players]
     raw["log"] = g.log.dump()
     return raw
 
 
-def dump_player(p: Player) -> dict[str, Any]:
+def dump_player(g: Game, p: Player) -> dict[str, Any]:
     raw = {k: v for k, v in vars(p).items() if k not in ("town", "shared")}
     raw.update(own_parts(p))
+    placing, pending = g.placing[p.seat], g.pending[p.seat]
+    raw["placing"] = dict(placing) if placing else placing  # values: resources or None
+    raw["pending"] = own_pending(pending) if pending else pending
     raw["town"] = p.town.to_json()
     return raw
 
 
 def load(raw: dict[str, Any]) -> Game:
     rest = {k: plain(v) for k, v in raw.items() if k not in _SPECIAL}
-    players = [Player(**{**{k: plain(v) for k, v in p.items() if k != "town"}, "town": Town.from_json(p["town"])})
+    players = [Player(**{**{k: plain(v) for k, v in p.items() if k not in _WITH_THE_GAME},
+                         "town": Town.from_json(p["town"])})
                for p in raw["players"]]
-    return Game(players=players, log=GameLog.load(raw.get("log", [])), **rest)
+    return Game(players=players, log=GameLog.load(raw.get("log", [])),
+                placing=[plain(p.get("placing")) for p in raw["players"]],
+                pending=[plain(p.get("pending")) for p in raw["players"]], **rest)
 
 
 def clone(g: Game) -> Game:
@@ -1419,6 +1440,8 @@ def clone(g: Game) -> Game:
     values are shared (``test_clone_shares_nothing_mutable``)."""
     copy = share_players(g)
     copy.options, copy.cards = dict(g.options), g.cards[:]
+    copy.placing = [dict(placing) if placing else placing for placing in g.placing]
+    copy.pending = [own_pending(pending) if pending else pending for pending in g.pending]
     own_players(copy)
     for p in copy.players:
         vars(p).update(own_parts(p))
@@ -1434,7 +1457,8 @@ def share_players(g: Game) -> Game:
     copy = Game.__new__(Game)
     # The options and the building cards never change after ``setup``: shared too.
     copy.__dict__ = {**vars(g), "players": g.players[:], "deck": g.deck[:], "discard": g.discard[:],
-                     "revealed": g.revealed[:], "log": GameLog(g.log.recent, g.log.total)}
+                     "revealed": g.revealed[:], "log": GameLog(g.log.recent, g.log.total),
+                     "placing": g.placing[:], "pending": g.pending[:]}
     return copy
 
 
@@ -1471,10 +1495,6 @@ def clone_player(p: Player) -> Player:
     # a playout. The same copies as ``own_parts``, but for the lists replaced whole.
     q = Player.__new__(Player)
     fields = q.__dict__ = p.__dict__.copy()
-    if p.placing:
-        fields["placing"] = dict(p.placing)
-    if p.pending:
-        fields["pending"] = own_pending(p.pending)
     if p.construction:
         fields["construction"] = own_construction(p.construction)
     fields["effects"] = plain(p.effects) if p.effects else []
@@ -1488,8 +1508,6 @@ def own_parts(p: Player) -> dict[str, Any]:
     return {
         "dealt": p.dealt[:], "cavern": p.cavern[:], "watch": p.watch[:], "built_types": p.built_types[:],
         "fresh": [cell[:] for cell in p.fresh],
-        "placing": dict(p.placing) if p.placing else p.placing,  # values: resources or None
-        "pending": own_pending(p.pending) if p.pending else p.pending,
         "construction": own_construction(p.construction) if p.construction else p.construction,
         "effects": plain(p.effects) if p.effects else [],
     }

@@ -188,7 +188,7 @@ def has_chosen(g: Game, p: Player) -> bool:
     if g.phase == KEEP:
         return p.monument is not None
     if g.phase == PLACE:
-        return p.pending is not None
+        return g.pending[p.seat] is not None
     if g.phase == BUILD:
         return p.done and not p.complete
     if g.phase == WATCH:
@@ -205,8 +205,8 @@ def private_view(g: Game, p: Player) -> dict[str, Any]:
         "seat": p.seat,
         "monument": card_json(p.monument) if p.monument else None,
         "dealt": [card_json(m) for m in p.dealt],
-        "placing": dict(p.placing) if p.placing else None,
-        "pending": dict(p.pending) if p.pending else None,
+        "placing": dict(g.placing[p.seat]) if g.placing[p.seat] else None,
+        "pending": dict(g.pending[p.seat]) if g.pending[p.seat] else None,
         "construction": construction_view(g, p),
         "effect": dict(p.effects[0]) if p.effects else None,
         "cavern": [r for r in RESOURCES for _ in range(p.cavern.count(r))],
@@ -228,7 +228,7 @@ def prompt(g: Game, p: Player) -> str | None:
     if g.phase == PICK:
         return "Take one of the three resource cards: its resource is the one you place."
     if g.phase == PLACE:
-        placing = p.placing or {}
+        placing = g.placing[p.seat] or {}
         if placing.get("resource") is None:
             return "Free choice: choose, in secret, the resource you place."
         if placing.get("switch"):

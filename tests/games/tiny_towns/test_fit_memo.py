@@ -199,7 +199,7 @@ def test_options_listed_by_the_bot_are_reused_only_for_that_game_and_seat_and_on
     with pytest.raises(IllegalAction):  # another seat: its own options
         tt.apply(g, 0, "place:0,0")
     rules.listed(g, 1)
-    assert tt.apply(g, 1, "place:0,0").players[1].pending["cell"] == [0, 0]
+    assert tt.apply(g, 1, "place:0,0").pending[1]["cell"] == [0, 0]
     g.players[1].town[(0, 0)].resource = "brick"
     with pytest.raises(IllegalAction):  # the list was used up by the first apply
         tt.apply(g, 1, "place:0,0")

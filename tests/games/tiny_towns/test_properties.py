@@ -129,10 +129,10 @@ def scrub(state, viewer):
     for p in other.players:
         if p.seat == viewer:
             continue
-        if p.pending:
-            p.pending = {"kind": "place", "resource": "stone", "cell": [3, 3]}
-        if p.placing:
-            p.placing = {"resource": "stone", "switch": "glass", "take": None}
+        if other.pending[p.seat]:
+            other.pending[p.seat] = {"kind": "place", "resource": "stone", "cell": [3, 3]}
+        if other.placing[p.seat]:
+            other.placing[p.seat] = {"resource": "stone", "switch": "glass", "take": None}
         if p.monument and p.monument_round is None:
             p.monument = swap[p.monument]
         p.dealt = [swap[m] for m in p.dealt]
@@ -151,13 +151,14 @@ def check_no_leaks(state):
                 continue
             secret = list(p.dealt) + ([p.monument] if p.monument and p.monument_round is None else [])
             assert not any(f'"{m}"' in seen for m in secret), (viewer, p.seat, secret)
-            if p.pending and "cell" in p.pending:
-                r, c = p.pending["cell"]
+            pending = state.pending[p.seat]
+            if pending and "cell" in pending:
+                r, c = pending["cell"]
                 public = tt.view(state, viewer)["public"]["players"][p.seat]
-                assert public["town"][r][c] is None or p.pending["kind"] == "statue"
-    if any(p.pending for p in state.players):
+                assert public["town"][r][c] is None or pending["kind"] == "statue"
+    if any(state.pending):
         mine = [tt.view(state, p.seat)["private"]["pending"] for p in state.players]
-        assert mine == [p.pending for p in state.players]
+        assert mine == state.pending
 
 
 @pytest.mark.parametrize("players,options,seed", [(3, {"cavern": True}, 7), (4, {"town_hall": True}, 8),
