@@ -641,12 +641,13 @@ class FitMemo:
     answers for its match code only, so one memo may serve every copy of a town.
     """
 
-    __slots__ = ("code", "found", "layouts")
+    __slots__ = ("code", "found", "layouts", "shared")
 
-    def __init__(self, code: int, found: dict[str, int | None]) -> None:
+    def __init__(self, code: int, found: dict[str, int | None], shared: bool = False) -> None:
         self.code = code
         self.found = found  # card -> index of one fitting layout in ``layouts``, or None
         self.layouts: dict[str, list[tuple[Cell, ...]]] = {}  # ``layouts_in_town``, per card asked
+        self.shared = shared  # ``found`` is another memo's too: copied before a card is added
 
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
@@ -654,8 +655,11 @@ class FitMemo:
             # Only a layout through a square holding something can fit, and only with as
             # many such squares as the pattern has (a town's first cubes fit nothing).
             held = squares_in(self.code)
-            self.found[card_id] = (_first_fit(self.code, _layouts_through(card_id, tuple(held)))
-                                   if len(held) >= pattern_size(card_id) else None)
+            n = (_first_fit(self.code, _layouts_through(card_id, tuple(held)))
+                 if len(held) >= pattern_size(card_id) else None)
+            if self.shared:
+                self.found, self.shared = dict(self.found), False
+            self.found[card_id] = n
         return self.found[card_id]
 
     def fits_any(self, cards: Any) -> bool:
@@ -671,25 +675,30 @@ class FitMemo:
         touched = code ^ self.code
         if not touched:
             return self
+        squares = code.to_bytes(SIZE * SIZE, "little")  # each square's byte of the code
+        square = ((touched & -touched).bit_length() - 1) >> 3  # the first square changed
+        if touched == squares[square] << 8 * square:
+            # One cube on an empty square and nothing else (the usual step): what fitted
+            # still fits, and only layouts wanting that cube there can fit now. Every
+            # layout wanting it there at once, a bit each: a square rules out the layouts
+            # that want something else there (the ORs in C, a square's byte at a time).
+            checks, every_layout, cards = _placed_checks(square, squares[square])
+            possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
+            if not possible:  # mostly: every answer stays, and so can the dict
+                self.shared = True
+                return FitMemo(code, self.found, True)
+            found = dict(self.found)
+            for card, layout_bits, candidates in cards:
+                if layout_bits & possible and found.get(card, 0) is None:  # asked before, did not fit
+                    found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
+            return FitMemo(code, found)
         found = dict(self.found)
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
             if n is not None and _layout_covers(card)[n] & touched:
                 if _first_fit(code, (_fit_layouts(card)[n],)) is None:
                     found[card] = _first_fit(code, _fit_layouts(card))
-        squares = code.to_bytes(SIZE * SIZE, "little")  # each square's byte of the code
         gained = [n for n in squares_in(touched) if squares[n]]
-        if len(gained) == 1:  # one cube placed (the usual step): only layouts wanting it there
-            square = gained[0]
-            checks, every_layout, cards = _placed_checks(square, squares[square])
-            # Every layout wanting the cube there at once, a bit each: a square rules out
-            # the layouts that want something else there (the ORs in C, a square's byte
-            # at a time). Mostly none is left.
-            ruled_out = reduce(or_, map(getitem, checks, squares))
-            if every_layout & ~ruled_out:
-                for card, layout_bits, candidates in cards:
-                    if layout_bits & ~ruled_out and found.get(card, 0) is None:  # asked before, did not fit
-                        found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
-        elif gained:
+        if gained:
             for card, n in found.items():
                 if n is None:
                     found[card] = _first_fit(code, _layouts_through(card, tuple(gained)))

@@ -51,13 +51,15 @@ def test_a_moved_memo_answers_as_a_fresh_search(seed):
         for i in rng.sample(range(SIZE * SIZE), rng.choice((1, 1, 1, 2, 3, 6))):
             after[i] = rng.choice(VALUES)
         after = tuple(after)
-        memo = memo.moved_to(match_code(after))
+        old, memo = memo, memo.moved_to(match_code(after))
         assert memo.code == match_code(after)
         for card in CARDS:  # cards asked before (moved) and never asked (searched now)
             expected = searched(after, card)
             assert (memo.fit(card) is not None) == expected, (before, after, card)
             fits += expected
             moved += card in asked
+        for card in CARDS:  # the memo moved from answers for its own town still (they may share)
+            assert (old.fit(card) is not None) == searched(before, card), (before, after, card)
     assert fits and moved
 
 
