@@ -555,16 +555,18 @@ def take_from_warehouse(town: Town, resource: Resource) -> None:
 def begin_construction(g: Game) -> None:
     """Everyone who can construct may, at once; who cannot is not asked."""
     g.phase = BUILD
+    unbuilt = unbuilt_monuments(g)
     for p in remaining(g):
         p = own_player(g, p.seat)
         p.construction = None
         p.effects = []
-        p.done = not can_construct(g, p)
+        p.done = not can_construct(g, p, unbuilt)
     check_step_over(g)
 
 
-def can_construct(g: Game, p: Player) -> bool:
-    """Whether the player is asked in this construction step.
+def can_construct(g: Game, p: Player, unbuilt: tuple[str, ...] | None = None) -> bool:
+    """Whether the player is asked in this construction step (``unbuilt``: the game's
+    ``unbuilt_monuments``, when the caller has them).
 
     Everyone sees who is asked, so the answer may use only what everyone knows: the
     buildings in play, the town, Cavern cubes, and whether *some* monument the player might
@@ -572,8 +574,13 @@ def can_construct(g: Game, p: Player) -> bool:
     tell the table which monument it is.
     """
     memo = fit_memo(p)
-    return (memo.fits_any(own_targets(g, p)) or bool(p.cavern and not p.town.is_full())
-            or memo.fits_any(monuments_they_might_hold(g, p)))
+    if memo.fits_any(g.cards) or (p.cavern and not p.town.is_full()):
+        return True
+    if p.monument_round is not None or not g.options.get("monuments"):
+        return False
+    # The monuments the others cannot rule out for this player's secret one; their own
+    # (their one other target) is among them.
+    return memo.fits_any_of(unbuilt_monuments(g) if unbuilt is None else unbuilt)
 
 
 def any_fits(p: Player, cards: list[str]) -> bool:
@@ -641,13 +648,14 @@ class FitMemo:
     answers for its match code only, so one memo may serve every copy of a town.
     """
 
-    __slots__ = ("code", "found", "layouts", "shared")
+    __slots__ = ("code", "found", "layouts", "any_of")
 
-    def __init__(self, code: int, found: dict[str, int | None], shared: bool = False) -> None:
+    def __init__(self, code: int, found: dict[str, int | None],
+                 any_of: dict[tuple[str, ...], bool] | None = None) -> None:
         self.code = code
         self.found = found  # card -> index of one fitting layout in ``layouts``, or None
         self.layouts: dict[str, list[tuple[Cell, ...]]] = {}  # ``layouts_in_town``, per card asked
-        self.shared = shared  # ``found`` is another memo's too: copied before a card is added
+        self.any_of = {} if any_of is None else any_of  # ``fits_any_of``, per tuple of cards asked
 
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
@@ -655,11 +663,8 @@ class FitMemo:
             # Only a layout through a square holding something can fit, and only with as
             # many such squares as the pattern has (a town's first cubes fit nothing).
             held = squares_in(self.code)
-            n = (_first_fit(self.code, _layouts_through(card_id, tuple(held)))
-                 if len(held) >= pattern_size(card_id) else None)
-            if self.shared:
-                self.found, self.shared = dict(self.found), False
-            self.found[card_id] = n
+            self.found[card_id] = (_first_fit(self.code, _layouts_through(card_id, tuple(held)))
+                                   if len(held) >= pattern_size(card_id) else None)
         return self.found[card_id]
 
     def fits_any(self, cards: Any) -> bool:
@@ -669,6 +674,14 @@ class FitMemo:
             if n is not None:
                 return True
         return False
+
+    def fits_any_of(self, cards: tuple[str, ...]) -> bool:
+        """``fits_any``, remembered per tuple of cards (the unbuilt monuments, asked of
+        every seat after every step, seldom change)."""
+        known = self.any_of.get(cards)
+        if known is None:
+            known = self.any_of[cards] = self.fits_any(cards)
+        return known
 
     def moved_to(self, code: int) -> "FitMemo":
         """The memo for the town now showing ``code``."""
@@ -684,9 +697,10 @@ class FitMemo:
             # that want something else there (the ORs in C, a square's byte at a time).
             checks, every_layout, cards = _placed_checks(square, squares[square])
             possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
-            if not possible:  # mostly: every answer stays, and so can the dict
-                self.shared = True
-                return FitMemo(code, self.found, True)
+            if not possible:
+                # Mostly so: then every card fits as before, with the same first layout,
+                # asked or not, so both memos can keep (and fill) the same answers.
+                return FitMemo(code, self.found, self.any_of)
             found = dict(self.found)
             for card, layout_bits, candidates in cards:
                 if layout_bits & possible and found.get(card, 0) is None:  # asked before, did not fit
@@ -788,10 +802,9 @@ def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[FitLayout,
     return tuple(layout for layout in _fit_layouts(card_id) if covers[layout[0]] & wanted)
 
 
-def monuments_they_might_hold(g: Game, p: Player) -> list[str] | tuple[str, ...]:
-    """The monuments the other players cannot rule out for this player's secret one."""
-    if not g.options.get("monuments") or p.monument_round is not None:
-        return []
+def unbuilt_monuments(g: Game) -> tuple[str, ...]:
+    """The monuments of this game nobody has built: the ones the other players cannot rule
+    out for the secret monument of a player who has not built theirs."""
     return _monuments_not_ruled_out(tuple(q.monument for q in g.players if q.monument_round is not None), is_solo(g))
 
 
