@@ -164,7 +164,10 @@ class Game:
 
 def player_name(seat: Seat) -> str:
     """A seat in the log; the table writes the player's name in its place."""
-    return "{seat%d}" % seat
+    return _PLAYER_NAMES[seat] if 0 <= seat < len(_PLAYER_NAMES) else "{seat%d}" % seat
+
+
+_PLAYER_NAMES = tuple("{seat%d}" % seat for seat in range(6))  # made once: every step names someone
 
 
 def card_name(card_id: str) -> str:
@@ -371,9 +374,10 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     """Everyone still playing places the resource at once; a player with no empty square
     does not place. ``placers`` limits who takes part (Town Hall free rounds)."""
     g.phase = PLACE
-    for p in remaining(g):
-        if not p.town.is_full() and (placers is None or p.seat in placers):
-            g.placing[p.seat] = {"resource": g.resource, "switch": None, "take": None}
+    placing = {"resource": g.resource, "switch": None, "take": None}  # one for all: replaced, never changed
+    for p in g.players:
+        if not p.complete and not p.town.is_full() and (placers is None or p.seat in placers):
+            g.placing[p.seat] = placing
     if not any(g.placing):
         begin_construction(g)
 
@@ -406,8 +410,7 @@ def placement_options(g: Game, p: Player) -> list[Option]:
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    per_square = _place_option_per_square(label)
-    return [per_square[n] for n in empty_squares(p.town.held_squares())]
+    return list(map(_place_option_per_square(label).__getitem__, empty_squares(p.town.held_squares())))
 
 
 @lru_cache(maxsize=256)
@@ -555,18 +558,19 @@ def take_from_warehouse(town: Town, resource: Resource) -> None:
 def begin_construction(g: Game) -> None:
     """Everyone who can construct may, at once; who cannot is not asked."""
     g.phase = BUILD
-    unbuilt = unbuilt_monuments(g)
+    cards, unbuilt = tuple(g.cards), unbuilt_monuments(g)
     for p in remaining(g):
         p = own_player(g, p.seat)
         p.construction = None
         p.effects = []
-        p.done = not can_construct(g, p, unbuilt)
+        p.done = not can_construct(g, p, cards, unbuilt)
     check_step_over(g)
 
 
-def can_construct(g: Game, p: Player, unbuilt: tuple[str, ...] | None = None) -> bool:
-    """Whether the player is asked in this construction step (``unbuilt``: the game's
-    ``unbuilt_monuments``, when the caller has them).
+def can_construct(g: Game, p: Player, cards: tuple[str, ...] | None = None,
+                  unbuilt: tuple[str, ...] | None = None) -> bool:
+    """Whether the player is asked in this construction step (``cards``, ``unbuilt``: the
+    game's building cards and ``unbuilt_monuments``, when the caller has them).
 
     Everyone sees who is asked, so the answer may use only what everyone knows: the
     buildings in play, the town, Cavern cubes, and whether *some* monument the player might
@@ -574,7 +578,7 @@ def can_construct(g: Game, p: Player, unbuilt: tuple[str, ...] | None = None) ->
     tell the table which monument it is.
     """
     memo = fit_memo(p)
-    if memo.fits_any(g.cards) or (p.cavern and not p.town.is_full()):
+    if memo.fits_any_of(tuple(g.cards) if cards is None else cards) or (p.cavern and not p.town.is_full()):
         return True
     if p.monument_round is not None or not g.options.get("monuments"):
         return False
@@ -676,8 +680,8 @@ class FitMemo:
         return False
 
     def fits_any_of(self, cards: tuple[str, ...]) -> bool:
-        """``fits_any``, remembered per tuple of cards (the unbuilt monuments, asked of
-        every seat after every step, seldom change)."""
+        """``fits_any``, remembered per tuple of cards (the building cards and the unbuilt
+        monuments: asked of every seat after every step, they seldom change)."""
         known = self.any_of.get(cards)
         if known is None:
             known = self.any_of[cards] = self.fits_any(cards)

@@ -76,6 +76,11 @@ def empty_squares(held: int) -> tuple[int, ...]:
     return _EMPTY_IN_FIRST_HALF[held & 0xFF] + _EMPTY_IN_SECOND_HALF[held >> 8]
 
 
+def squares_of(mask: int) -> tuple[int, ...]:
+    """The squares in ``mask`` (bit n: square n in reading order), in reading order."""
+    return empty_squares(ALL_SQUARES ^ mask)
+
+
 def cell_name(cell: Cell) -> str:
     """Human name of a square: rows A–D top to bottom, columns 1–4 left to right."""
     return f"{'ABCD'[cell[0]]}{cell[1] + 1}"
@@ -108,11 +113,13 @@ class Town:
     owned: int = field(default=ALL_SQUARES, compare=False, repr=False)
     # Derived from the squares, and brought up to date square by square: the squares
     # changed since (``stale``, taken to change by ``town[cell]``), the match code
-    # (``match_code``) and the squares holding a cube or a building (bit n: square n in
-    # reading order). Both are asked at nearly every step; a step changes a square or two.
+    # (``match_code``), the squares holding a cube or a building and those holding a
+    # building (bit n: square n in reading order). They are asked at nearly every step; a
+    # step changes a square or two.
     stale: int = field(default=ALL_SQUARES, compare=False, repr=False)
     code: int = field(default=0, compare=False, repr=False)
     held: int = field(default=0, compare=False, repr=False)
+    built: int = field(default=0, compare=False, repr=False)
 
     def __getitem__(self, cell: Cell) -> Square:
         """The square, to read or change: a square shared with a copy is copied first."""
@@ -145,8 +152,8 @@ class Town:
         return self.code
 
     def refresh(self) -> None:
-        """Bring ``code`` and ``held`` up to date for the squares changed since."""
-        stale, code, held = self.stale, self.code, self.held
+        """Bring ``code``, ``held`` and ``built`` up to date for the squares changed since."""
+        stale, code, held, built = self.stale, self.code, self.held, self.built
         while stale:
             bit = stale & -stale
             stale ^= bit
@@ -154,14 +161,16 @@ class Town:
             square = self.squares[n // SIZE][n % SIZE]
             code &= ~(SQUARE_BITS << 8 * n)  # its byte (``square_shift``, inline)
             held &= ~bit
+            built &= ~bit
             if square.building is not None:
                 held |= bit
+                built |= bit
                 if square.building == "trading_post":
                     code |= _SQUARE_CODES[n][WILD]
             elif square.resource is not None:
                 held |= bit
                 code |= _SQUARE_CODES[n][square.resource]
-        self.stale, self.code, self.held = 0, code, held
+        self.stale, self.code, self.held, self.built = 0, code, held, built
 
     def empty_cells(self) -> list[Cell]:
         """Empty squares in reading order."""
@@ -172,12 +181,13 @@ class Town:
 
     def buildings(self) -> list[tuple[Cell, str]]:
         """(cell, building id) for every building and monument, in reading order."""
-        return [((r, c), square.building) for r, row in enumerate(self.squares)
-                for c, square in enumerate(row) if square.building]
+        if self.stale:
+            self.refresh()
+        squares = self.squares
+        return [(cell, squares[cell[0]][cell[1]].building) for cell in map(_CELLS.__getitem__, squares_of(self.built))]
 
     def cells_of(self, building_id: str) -> list[Cell]:
-        return [(r, c) for r, row in enumerate(self.squares) for c, square in enumerate(row)
-                if square.building == building_id]
+        return [cell for cell, building in self.buildings() if building == building_id]
 
     def colour_at(self, cell: Cell) -> str | None:
         """The building colour on a square ("monument" for a monument), or None."""
