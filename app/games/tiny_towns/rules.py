@@ -490,7 +490,7 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
         pending = {"kind": "cavern", "resource": resource}
     if pending is not None:
         g.pending[seat] = pending
-        if all(chosen for chosen, choosing in zip(g.pending, g.placing) if choosing):
+        if g.pending.count(None) == g.placing.count(None):  # every placer has chosen (only placers choose)
             reveal_placements(g)
 
 
@@ -626,7 +626,7 @@ def squares_in(code: int) -> list[int]:
 
 def fit_memo(p: Player) -> "FitMemo":
     """The town's memo, brought up to date with the town as it stands now."""
-    code = town_code(p)
+    code = town_code(p) if p.fresh else p.town.match_code()
     memo = p.town.fit_memo
     if memo is None or memo.code != code:
         # Moved, not shared between games: a memo carries every card asked about since it
@@ -658,7 +658,7 @@ class FitMemo:
                  any_of: dict[tuple[str, ...], bool] | None = None) -> None:
         self.code = code
         self.found = found  # card -> index of one fitting layout in ``layouts``, or None
-        self.layouts: dict[str, list[tuple[Cell, ...]]] = {}  # ``layouts_in_town``, per card asked
+        self.layouts: dict[str, list[tuple[Cell, ...]]] | None = None  # ``layouts_in_town``, per card asked
         self.any_of = {} if any_of is None else any_of  # ``fits_any_of``, per tuple of cards asked
 
     def fit(self, card_id: str) -> int | None:
@@ -946,6 +946,8 @@ def layouts_in_town(g: Game, p: Player, card_id: str) -> list[tuple[Cell, ...]]:
     one real cube.
     """
     memo = fit_memo(p)
+    if memo.layouts is None:
+        memo.layouts = {}
     found = memo.layouts.get(card_id)
     if found is None:  # asked at each step of picking the squares: kept with the memo
         code, cells_of_layout = memo.code, _layout_cells(card_id)

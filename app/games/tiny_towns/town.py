@@ -69,6 +69,7 @@ def surrounding(cell: Cell) -> list[Cell]:
 _EMPTY_IN_FIRST_HALF = tuple(tuple(n for n in range(8) if not held >> n & 1) for held in range(256))
 _EMPTY_IN_SECOND_HALF = tuple(tuple(n + 8 for n in empty) for empty in _EMPTY_IN_FIRST_HALF)
 _CELLS = tuple(iter_cells())
+_ROW_SQUARES = tuple(((1 << SIZE) - 1) << SIZE * r for r in range(SIZE))  # each row's squares, as ``owned`` bits
 
 
 def empty_squares(held: int) -> tuple[int, ...]:
@@ -83,7 +84,10 @@ def squares_of(mask: int) -> tuple[int, ...]:
 
 def cell_name(cell: Cell) -> str:
     """Human name of a square: rows A–D top to bottom, columns 1–4 left to right."""
-    return f"{'ABCD'[cell[0]]}{cell[1] + 1}"
+    return _CELL_NAMES.get(cell) or f"{'ABCD'[cell[0]]}{cell[1] + 1}"
+
+
+_CELL_NAMES = {(r, c): f"{'ABCD'[r]}{c + 1}" for r in range(SIZE) for c in range(SIZE)}  # the log names squares at every step
 
 
 @dataclass(slots=True)
@@ -126,12 +130,16 @@ class Town:
         r, c = cell
         bit = 1 << (r * SIZE + c)
         self.stale |= bit
-        if not self.owned & bit:
-            if not self.owned:
-                self.squares = [row[:] for row in self.squares]
-            s = self.squares[r][c]
-            self.squares[r][c] = Square(s.resource, s.building, s.stored[:])
-            self.owned |= bit
+        owned = self.owned
+        if not owned & bit:
+            # Own the list of rows, the square's row (a row is the town's own once any of
+            # its squares is), then the square.
+            squares = self.squares = self.squares[:] if not owned else self.squares
+            row = squares[r] = squares[r][:] if not owned & _ROW_SQUARES[r] else squares[r]
+            s = row[c]
+            row[c] = Square(s.resource, s.building, s.stored[:])
+            self.owned = owned | bit
+            return row[c]
         return self.squares[r][c]
 
     def at(self, cell: Cell) -> Square:
