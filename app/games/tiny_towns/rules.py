@@ -518,7 +518,7 @@ def put_down(g: Game, p: Player, pending: dict[str, Any]) -> str:
     cell = tuple(pending["cell"]) if "cell" in pending else None
     said = f"placed {resource} " if g.source == "free" else ""
     if kind in ("place", "factory"):
-        town[cell].resource = resource
+        town.put_cube(cell, resource)
         if kind == "factory":
             return f"placed {resource} at {cell_name(cell)} instead (Factory)"
         return f"{said}at {cell_name(cell)}"
@@ -809,7 +809,8 @@ def _layouts_through(card_id: str, squares: tuple[int, ...]) -> tuple[FitLayout,
 def unbuilt_monuments(g: Game) -> tuple[str, ...]:
     """The monuments of this game nobody has built: the ones the other players cannot rule
     out for the secret monument of a player who has not built theirs."""
-    return _monuments_not_ruled_out(tuple(q.monument for q in g.players if q.monument_round is not None), is_solo(g))
+    return _monuments_not_ruled_out(tuple([q.monument for q in g.players if q.monument_round is not None]),
+                                    len(g.players) == 1)
 
 
 @lru_cache(maxsize=1024)
@@ -1352,7 +1353,7 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == PICK:
         return frozenset({0})
     if g.phase == PLACE:
-        return frozenset([seat for seat, (placing, pending) in enumerate(zip(g.placing, g.pending))
+        return frozenset([seat for seat, placing, pending in zip(range(len(g.placing)), g.placing, g.pending)
                           if placing and not pending])
     if g.phase == BUILD:
         return frozenset([p.seat for p in g.players if not p.done])

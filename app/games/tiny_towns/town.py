@@ -142,6 +142,16 @@ class Town:
             return row[c]
         return self.squares[r][c]
 
+    def put_cube(self, cell: Cell, resource: Resource) -> None:
+        """A cube on an empty square (a placement, the usual change): its match code and
+        held squares brought up to date here when nothing else changed since."""
+        self[cell].resource = resource
+        n = cell[0] * SIZE + cell[1]
+        if self.stale == 1 << n and not self.held >> n & 1:  # only this square, empty before
+            self.code |= _SQUARE_CODES[n][resource]
+            self.held |= 1 << n
+            self.stale = 0
+
     def at(self, cell: Cell) -> Square:
         """The square, for reading only (never changed through this: it may be shared)."""
         return self.squares[cell[0]][cell[1]]
