@@ -103,6 +103,7 @@ STEP_NAMES = {
     OVER: "Game over",
 }
 
+_STORES = frozenset(("factory", "warehouse"))  # buildings that change a placement
 WAREHOUSE_ROOM = 3
 CAVERN_LIMIT = 2
 WATCH_CARDS = 3
@@ -400,12 +401,15 @@ def placement_options(g: Game, p: Player) -> list[Option]:
         return place_options(p, f"Place {placing['switch']} on {{}}") + [cancel_option()]
     if placing["take"]:
         return place_options(p, f"Put the {placing['take']} from the Warehouse on {{}}") + [cancel_option()]
-    opts = place_options(p, f"Place {resource} on {{}}")
+    opts = place_options(p, _PLACE_LABELS.get(resource) or f"Place {resource} on {{}}")
     if is_named_by_another(g, p):
         opts += special_placements(g, p, resource)
     if g.source == "free":
         opts.append(cancel_option())
     return opts
+
+
+_PLACE_LABELS = {r: f"Place {r} on {{}}" for r in RESOURCES}  # made once: asked at every placement
 
 
 def place_options(p: Player, label: str) -> list[Option]:
@@ -434,7 +438,7 @@ def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     town, opts = p.town, []
     if not (g.options.get("cavern") or has_built(p, "bondmaker")) and not (
             ("factory" in g.cards or "warehouse" in g.cards)  # else no town holds either
-            and any(b in ("factory", "warehouse") for _, b in town.buildings())):
+            and not _STORES.isdisjoint([b for _, b in town.buildings()])):
         return opts  # nothing special to offer (most placements)
     if any(resource in town.at(c).stored for c in town.cells_of("factory")):
         opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
