@@ -55,38 +55,62 @@ def fair_needs(g: Game, p: Player) -> dict[str, int]:
 
 
 def good_value(g: Game, p: Player, kind: str) -> float:
-    value = _goods.get(kind)
-    if value is None:  # remembered for the decision
-        value = _goods[kind] = good_worth(g, p, kind)
-    return value
+    return goods_values(g, p).get(kind, 0.0)
 
 
-def good_worth(g: Game, p: Player, kind: str) -> float:
-    bonus = 1.2 if fair_needs_memo(g, p).get(kind) else 0.0
-    if kind in RAW or kind == "wheat":
-        return 1.0 + bonus
-    if kind in GEMS:
-        return 1.5 + bonus
-    if kind in FINISHED:
-        return 1.4 + bonus
-    if kind in ANIMALS:
-        room, held = pens(p)
-        return (1.3 if room.get(kind, 0) > held else 0.2) + bonus
-    return 0.0
+def goods_values(g: Game, p: Player) -> dict[str, float]:
+    """Every good's worth to the player now (``goods_worth``), remembered for the decision."""
+    values = _once.get("goods")
+    if values is None:
+        values = _once["goods"] = goods_worth(g, p)
+    return values
+
+
+# What a good is worth before the fairs' bonus (animals: by the room to house them).
+GOOD_BASE = {**{k: 1.0 for k in RAW}, "wheat": 1.0, **{k: 1.5 for k in GEMS}, **{k: 1.4 for k in FINISHED}}
+
+
+def goods_worth(g: Game, p: Player) -> dict[str, float]:
+    """Every good's worth to the player now (as ``good_worth`` weighs one), in one pass."""
+    needs = fair_needs_memo(g, p)
+    values = {k: v + 1.2 if needs.get(k) else v for k, v in GOOD_BASE.items()}
+    room, held = pens(p)
+    for kind in ANIMALS:
+        values[kind] = (1.3 if room.get(kind, 0) > held else 0.2) + (1.2 if needs.get(kind) else 0.0)
+    return values
 
 
 def pens(p: Player) -> tuple[dict[str, int], int]:
     """Room for each animal on the player's buildings, and the animals held (once per
-    decision: every animal's value asks)."""
+    decision: every animal's value asks; the room once per plots, ``plots_known``)."""
     if "pens" not in _once:
-        room: dict[str, int] = {}
-        for plot in p.plots.values():
-            side = building_side(plot)
-            if side:
-                for kind in set(side.houses):
-                    room[kind] = room.get(kind, 0) + side.capacity
+        known = plots_known(p)
+        room = known.get("room")
+        if room is None:
+            room = known["room"] = {}
+            for plot in p.plots.values():
+                side = building_side(plot)
+                if side:
+                    for kind in set(side.houses):
+                        room[kind] = room.get(kind, 0) + side.capacity
         _once["pens"] = (room, sum(p.stock.get(a, 0) for a in ANIMALS))
     return _once["pens"]
+
+
+# What the bot worked out from a player's plots, by the plots' dict: the rules never change
+# one in place (``own_plot`` copies it first), so while that dict lives on the plots are the
+# same, across decisions and games. The dict is kept with its facts, so its id is not reused.
+_by_plots: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+
+def plots_known(p: Player) -> dict[str, Any]:
+    """The facts worked out so far from the player's plots as they are now."""
+    entry = _by_plots.get(id(p.plots))
+    if entry is None:
+        if len(_by_plots) >= 64:
+            _by_plots.clear()
+        entry = _by_plots[id(p.plots)] = (p.plots, {})
+    return entry[1]
 
 
 def fair_needs_memo(g: Game, p: Player) -> dict[str, int]:
@@ -120,10 +144,9 @@ STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
 
 # Values remembered within one decision, for the seat deciding (``choose_among`` forgets them).
 _memo: dict[str, float] = {}  # a field kind's value
-_goods: dict[str, float] = {}  # a good's value
 _works: dict[str, float] = {}  # working a plot
-_once: dict[str, Any] = {}  # "needs": what the fairs still need, "pens": room for animals, "spots": the spaces'
-# worth, "buildings": the seat's buildings open to a keyple
+_once: dict[str, Any] = {}  # "goods": every good's value, "needs": what the fairs still need, "pens": room for
+# animals, "spots": the spaces' worth
 
 
 def kind_value(g: Game, p: Player, kind: str) -> float:
@@ -150,17 +173,23 @@ def kind_worth(g: Game, p: Player, kind: str) -> float:
 
 def boat_face_worth(g: Game, p: Player, goods: tuple[str, ...]) -> float:
     """One boat action: the best good to take, or selling one held for 2 shipping points."""
-    take = max((good_value(g, p, x) for x in goods if g.supply.get(x, 0)), default=0.0)
-    sell = max((SHIP_STEP - 0.5 * good_value(g, p, x) for x in goods
-                if p.stock.get(x, 0) and not fair_needs_memo(g, p).get(x)), default=0.0)
+    values, needs, supply, stock = goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock
+    take = sell = 0.0  # every good is worth more than nothing, and so is every sale
+    for x in goods:
+        if supply.get(x, 0) and values[x] > take:
+            take = values[x]
+        if stock.get(x, 0) and not needs.get(x) and SHIP_STEP - 0.5 * values[x] > sell:
+            sell = SHIP_STEP - 0.5 * values[x]
     return max(take, sell)
 
 
 def river_worth(g: Game, p: Player) -> float:
     """A river action is worth what the best boat waiting (or already on a river) gives."""
-    faces = [BOATS[b].faces[season_name(g)] for b in g.boats]
-    faces += [BOATS[b["boat"]].faces[season_name(g)] for b in g.boards if b["boat"]]
-    return max((boat_face_worth(g, p, f) for f in faces), default=0.0)
+    season = season_name(g)
+    best = 0.0
+    for boat in [*g.boats, *(b["boat"] for b in g.boards if b["boat"])]:
+        best = max(best, boat_face_worth(g, p, BOATS[boat].faces[season]))
+    return best
 
 
 def work_value(g: Game, p: Player, plot_id: str) -> float:
@@ -182,31 +211,27 @@ class Spots:
         self.by_space: dict[str, Spot] = {}  # "<board>:<space>" -> its spot
         self.empty: dict[str | None, tuple[float, float]] = {}  # field colour -> best of the empty spaces, unmatched and matched
         self.joins: list[tuple[str, Spot]] = []  # a space with one standing keyple: its colour, the spot
-        by_space, empty, worths = self.by_space, self.empty, {}
+        by_space, empty = self.by_space, self.empty
         for board in g.boards:
-            spaces = board["spaces"]
             # the board's claim: 0.3 if it is the seat's or nobody's
             claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
-            weighed = set()  # fields of this board already in ``empty`` (the same field adds nothing new)
-            for key, field, field_colour, where in board_cells(board["id"], board["fold"]):
-                keyples = spaces[key]
-                if keyples:
-                    if len(keyples) == 1 and not keyples[0]["down"]:  # one may join it
-                        spot = by_space[where] = (field_colour, 2, self.worth(g, p, board, field), claimed)
-                        self.joins.append((keyples[0]["colour"], spot))
-                    continue
-                if field == "river" and not board["boat"] and not g.boats:
-                    continue  # no boat to put on it
-                worth = worths.get(field) if field != "river" else None
-                if worth is None:
-                    worth = worths[field] = self.worth(g, p, board, field)
-                by_space[where] = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
-                if field in weighed:
-                    continue
-                weighed.add(field)
+            empties, joins = board_shape(board)
+            for field, field_colour, wheres in empties:
+                if field == "river":
+                    if not board["boat"] and not g.boats:
+                        continue  # no boat to put on it
+                    worth = self.worth(g, p, board, field)
+                else:
+                    worth = kind_value(g, p, field)
+                spot = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
+                for where in wheres:
+                    by_space[where] = spot
                 v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
                 best = empty.get(field_colour)
                 empty[field_colour] = (v0, v1) if best is None else (max(best[0], v0), max(best[1], v1))
+            for where, first, field, field_colour in joins:
+                spot = by_space[where] = (field_colour, 2, self.worth(g, p, board, field), claimed)
+                self.joins.append((first, spot))
 
     @staticmethod
     def worth(g: Game, p: Player, board: dict[str, Any], field: str) -> float:
@@ -240,6 +265,37 @@ class Spots:
 def board_cells(board_id: int, fold: str) -> tuple[tuple[str, str, str | None, str], ...]:
     """(space, field kind, field colour, "<board>:<space>") of a folded board."""
     return tuple((key, kind, FIELD_COLOUR[kind], f"{board_id}:{key}") for key, kind in fields_of(board_id, fold).items())
+
+
+Shape = tuple[tuple[tuple[str, str | None, tuple[str, ...]], ...], tuple[tuple[str, str, str, str | None], ...]]
+
+# A board's shape by its spaces' dict: the rules never change one in place (``own_space``
+# copies it first), so while that dict lives on (kept here, so its id is not reused) the
+# board's keyples stand as they did, whichever seat decides.
+_shapes: dict[int, tuple[dict[str, Any], int, str, Shape]] = {}
+
+
+def board_shape(board: dict[str, Any]) -> Shape:
+    """Where a keyple may go on a board: its empty spaces grouped by field (field, field
+    colour, "<board>:<space>"s; the river too, if empty), and the spaces with one standing
+    keyple ("<board>:<space>", that keyple's colour, field, field colour)."""
+    spaces = board["spaces"]
+    known = _shapes.get(id(spaces))
+    if known is not None and known[1] == board["id"] and known[2] == board["fold"]:
+        return known[3]
+    empties: dict[str, tuple[str | None, list[str]]] = {}
+    joins = []
+    for key, field, field_colour, where in board_cells(board["id"], board["fold"]):
+        keyples = spaces[key]
+        if not keyples:
+            empties.setdefault(field, (field_colour, []))[1].append(where)
+        elif len(keyples) == 1 and not keyples[0]["down"]:  # one may join it
+            joins.append((where, keyples[0]["colour"], field, field_colour))
+    shape = (tuple((field, colour, tuple(wheres)) for field, (colour, wheres) in empties.items()), tuple(joins))
+    if len(_shapes) >= 256:
+        _shapes.clear()
+    _shapes[id(spaces)] = (spaces, board["id"], board["fold"], shape)
+    return shape
 
 
 def spots(g: Game, p: Player) -> Spots:
@@ -277,7 +333,7 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
     """One of the offered option ids; ``state`` may be the true game or one rebuilt from a
     seat's view (``choose_from_view``): the bot reads only what the seat may see."""
     if not worked_out_for(state, seat):
-        for memo in (_memo, _goods, _works, _once):
+        for memo in (_memo, _works, _once):
             memo.clear()
     _worked[:] = [state, seat]
     if not offered:
@@ -348,14 +404,15 @@ def best_place_value(g: Game, p: Player, colour: str) -> float:
 
 def open_buildings(p: Player) -> list[tuple[str, str | None]]:
     """The seat's buildings a keyple may be played on (``iter_plot_targets`` for every colour
-    at once): each with the colour of the one keyple standing there, if any (once per decision)."""
-    if "buildings" not in _once:
+    at once): each with the colour of the one keyple standing there, if any (once per plots)."""
+    known = plots_known(p)
+    if "buildings" not in known:
         found = []
         for plot_id in iter_plot_targets(p, WHITE_KEYPLE):  # white may go wherever any colour may
             keyples = p.plots[plot_id]["keyples"]
             found.append((plot_id, keyples[0]["colour"] if keyples else None))
-        _once["buildings"] = found
-    return _once["buildings"]
+        known["buildings"] = found
+    return known["buildings"]
 
 
 def place_choice(g: Game, p: Player, offered: list[str]) -> str:
