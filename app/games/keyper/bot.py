@@ -208,15 +208,15 @@ class Spots:
     colour bonus (and who may join a keyple already there) does."""
 
     def __init__(self, g: Game, p: Player) -> None:
-        self.by_space: dict[str, Spot] = {}  # "<board>:<space>" -> its spot
+        self.by_option: dict[str, Spot] = {}  # "space:<board>:<space>" (the option to play there) -> its spot
         self.empty: dict[str | None, tuple[float, float]] = {}  # field colour -> best of the empty spaces, unmatched and matched
         self.joins: list[tuple[str, Spot]] = []  # a space with one standing keyple: its colour, the spot
-        by_space, empty = self.by_space, self.empty
+        by_option, empty = self.by_option, self.empty
         for board in g.boards:
             # the board's claim: 0.3 if it is the seat's or nobody's
             claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
             empties, joins = board_shape(board)
-            for field, field_colour, wheres in empties:
+            for field, field_colour, options in empties:
                 if field == "river":
                     if not board["boat"] and not g.boats:
                         continue  # no boat to put on it
@@ -224,13 +224,13 @@ class Spots:
                 else:
                     worth = kind_value(g, p, field)
                 spot = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
-                for where in wheres:
-                    by_space[where] = spot
+                for option in options:
+                    by_option[option] = spot
                 v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
                 best = empty.get(field_colour)
                 empty[field_colour] = (v0, v1) if best is None else (max(best[0], v0), max(best[1], v1))
-            for where, first, field, field_colour in joins:
-                spot = by_space[where] = (field_colour, 2, self.worth(g, p, board, field), claimed)
+            for option, first, field, field_colour in joins:
+                spot = by_option[option] = (field_colour, 2, self.worth(g, p, board, field), claimed)
                 self.joins.append((first, spot))
 
     @staticmethod
@@ -240,9 +240,13 @@ class Spots:
             return boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
         return kind_value(g, p, field)
 
-    def value(self, colour: str, where: str) -> float:
-        """A keyple of this colour on the space "<board>:<space>", about in points."""
-        field_colour, alone, worth, claimed = self.by_space[where]
+    def value(self, colour: str, option: str) -> float | None:
+        """A keyple of this colour on the space of the option "space:<board>:<space>", about
+        in points (None: not a space it may enter)."""
+        spot = self.by_option.get(option)
+        if spot is None:
+            return None
+        field_colour, alone, worth, claimed = spot
         return worth * (alone + matched(colour, field_colour)) + claimed - (0.8 if colour == "white" else 0)
 
     def best(self, colour: str) -> float | None:
@@ -263,8 +267,9 @@ class Spots:
 
 @functools.cache
 def board_cells(board_id: int, fold: str) -> tuple[tuple[str, str, str | None, str], ...]:
-    """(space, field kind, field colour, "<board>:<space>") of a folded board."""
-    return tuple((key, kind, FIELD_COLOUR[kind], f"{board_id}:{key}") for key, kind in fields_of(board_id, fold).items())
+    """(space, field kind, field colour, "space:<board>:<space>": the option to play there) of a folded board."""
+    return tuple((key, kind, FIELD_COLOUR[kind], f"space:{board_id}:{key}")
+                 for key, kind in fields_of(board_id, fold).items())
 
 
 Shape = tuple[tuple[tuple[str, str | None, tuple[str, ...]], ...], tuple[tuple[str, str, str, str | None], ...]]
@@ -277,21 +282,21 @@ _shapes: dict[int, tuple[dict[str, Any], int, str, Shape]] = {}
 
 def board_shape(board: dict[str, Any]) -> Shape:
     """Where a keyple may go on a board: its empty spaces grouped by field (field, field
-    colour, "<board>:<space>"s; the river too, if empty), and the spaces with one standing
-    keyple ("<board>:<space>", that keyple's colour, field, field colour)."""
+    colour, the options to play there; the river too, if empty), and the spaces with one
+    standing keyple (the option, that keyple's colour, field, field colour)."""
     spaces = board["spaces"]
     known = _shapes.get(id(spaces))
     if known is not None and known[1] == board["id"] and known[2] == board["fold"]:
         return known[3]
-    empties: dict[str, tuple[str | None, list[str]]] = {}
+    empties: dict[str, tuple[str | None, list[str]]] = {}  # field -> its colour, the options
     joins = []
-    for key, field, field_colour, where in board_cells(board["id"], board["fold"]):
+    for key, field, field_colour, option in board_cells(board["id"], board["fold"]):
         keyples = spaces[key]
         if not keyples:
-            empties.setdefault(field, (field_colour, []))[1].append(where)
+            empties.setdefault(field, (field_colour, []))[1].append(option)
         elif len(keyples) == 1 and not keyples[0]["down"]:  # one may join it
-            joins.append((where, keyples[0]["colour"], field, field_colour))
-    shape = (tuple((field, colour, tuple(wheres)) for field, (colour, wheres) in empties.items()), tuple(joins))
+            joins.append((option, keyples[0]["colour"], field, field_colour))
+    shape = (tuple((field, colour, tuple(options)) for field, (colour, options) in empties.items()), tuple(joins))
     if len(_shapes) >= 256:
         _shapes.clear()
     _shapes[id(spaces)] = (spaces, board["id"], board["fold"], shape)
@@ -427,12 +432,11 @@ def place_choice(g: Game, p: Player, offered: list[str]) -> str:
     weighed = spots(g, p)
     best, best_worth = "", 0.0
     for o in offered:  # the first of the best, as ``max`` picks
-        if o.startswith("space:"):
-            worth = weighed.value(colour, o[len("space:"):])
-        elif o.startswith("plot:"):
+        worth = weighed.value(colour, o)  # None: not a space
+        if worth is None:
+            if not o.startswith("plot:"):
+                continue  # cancel
             worth = plot_value(g, p, o[len("plot:"):])
-        else:
-            continue  # cancel
         if not best or worth > best_worth:
             best, best_worth = o, worth
     return best
