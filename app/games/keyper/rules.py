@@ -39,6 +39,7 @@ Readings of the seed where it is unclear (docs/titles/keyper.md weighs them):
 from __future__ import annotations
 
 import functools
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -198,6 +199,30 @@ def own_plot(p: Player, plot_id: str) -> dict[str, Any]:
     p.plots = dict(p.plots)
     p.plots[plot_id] = plot
     return plot
+
+
+# ``apply`` copies the acting seat's player alone; the others are shared with the game it
+# was given until a rule takes its own copy of one (``own_player``) before changing it.
+
+class _Applying(threading.local):
+    players: list[Player] | None = None  # the players of the game ``apply`` was given
+
+
+_applying = _Applying()
+
+
+def own_player(g: Game, seat: Seat) -> Player:
+    """The seat's player, this game's own copy (to change)."""
+    shared = _applying.players
+    if shared is not None and g.players[seat] is shared[seat]:
+        g.players[seat] = copy_player(shared[seat])
+    return g.players[seat]
+
+
+def own_players(g: Game) -> None:
+    """Every player this game's own (the steps that change them all: a season's end)."""
+    for seat in range(len(g.players)):
+        own_player(g, seat)
 
 
 def own_space(board: dict[str, Any], space: str) -> list[dict[str, Any]]:
@@ -719,6 +744,8 @@ def resolve(g: Game, board_id: int, space: str, takers: list[tuple[Seat, int]]) 
     steps, alternating the same way."""
     kind = field_kind(g, board_id, space)
     if kind in GOODS or kind in ANIMALS:
+        for seat, _ in takers:
+            own_player(g, seat)
         got: Counter[Seat] = Counter()
         for i in range(max(n for _, n in takers)):
             for seat, n in takers:
@@ -1120,6 +1147,7 @@ def begin_season_end(g: Game) -> None:
 def end_after_lay_downs(g: Game) -> None:
     """Forgotten keyp-tile keyples, then the fairs of the season and the housing of animals,
     each clockwise from the start player (one after another: what is housed is public)."""
+    own_players(g)
     for p in g.players:
         if p.keyp:
             lay_keyp_tile(g, p)
@@ -1299,6 +1327,7 @@ def choose_house(g: Game, p: Player, option_id: str) -> None:
 def end_after_fairs(g: Game) -> None:
     """(Animals are housed by now.) Keypers, claimed boards and their keyples retrieved; then, before
     another season, the display, the boats and the folds."""
+    own_players(g)
     retrieve(g)
     if g.season == len(SEASONS) - 1:
         g.phase = OVER
@@ -1367,6 +1396,7 @@ def start_season(g: Game) -> None:
     """The folds are revealed and the last player to play a keyple or keyper starts; then
     each player over the team size chooses, one after another clockwise from the start
     player, which keyples go onto their keyp tile (hands are public, so nothing is secret)."""
+    own_players(g)
     for b in g.boards:
         q = g.players[b["folder"]]
         fresh = new_board(b["id"], q.fold, q.seat)  # type: ignore[arg-type]
@@ -1625,10 +1655,14 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
-    g = clone(g)
-    CHOICES[option_id.split(":", 1)[0]](g, g.players[seat], option_id)
-    advance(g)
-    return g
+    new = clone(g, seat)
+    _applying.players = g.players
+    try:
+        CHOICES[option_id.split(":", 1)[0]](new, new.players[seat], option_id)
+        advance(new)
+    finally:
+        _applying.players = None
+    return new
 
 
 def advance(g: Game) -> None:
@@ -1645,7 +1679,7 @@ def advance(g: Game) -> None:
                 end_after_fairs(g)
             elif job["do"] in AUTO_STEPS and len(AUTO_STEPS[job["do"]][0](g, g.players[job["seat"]])) < 2:
                 g.queue.pop(0)  # one way or none: nothing to ask
-                AUTO_STEPS[job["do"]][1](g, g.players[job["seat"]])
+                AUTO_STEPS[job["do"]][1](g, own_player(g, job["seat"]))
             elif step_is_settled(g, job):
                 g.queue.pop(0)
             else:
@@ -1656,21 +1690,27 @@ def advance(g: Game) -> None:
             return
 
 
-def clone(g: Game) -> Game:
+def clone(g: Game, seat: Seat | None = None) -> Game:
     """A copy for ``apply`` to change, made by hand (every action makes one). What the rules
     change in place is copied as deep as it nests: hands, stores, the supply, the display,
     the queue. The rest is shared, and a rule replaces it rather than change it: plots and
     boards' spaces (``own_plot``, ``own_space`` copy one before a change), tiles at home
-    and held, fairs, winter fairs, keyp tiles, housed animals, the bag, boats and discards."""
-    players = [Player(
-        p.seat, p.colour, list(p.hand), p.keyp, p.keyp_down, p.keyper, dict(p.stock), p.plots, p.home, p.held,
-        p.fairs, p.shown, p.winter, p.ship, p.housed, p.fold) for p in g.players]
+    and held, fairs, winter fairs, keyp tiles, housed animals, the bag, boats and discards.
+    With ``seat`` (``apply``), only that seat's player is copied: the others are shared
+    until a rule takes its own copy (``own_player``)."""
+    players = [copy_player(p) if seat is None or p.seat == seat else p for p in g.players]
     boards = [dict(b) for b in g.boards]
     queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
     return Game(players, g.options, g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
                 g.bag, list(g.display), g.discard, list(g.refill), g.boats, g.aside, g.winter_fairs, g.fair_pool,
                 g.fair_out, dict(g.supply), {k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()},
                 queue, g.ending, g.acted, GameLog(g.log.recent, g.log.total))
+
+
+def copy_player(p: Player) -> Player:
+    """A player for ``clone``: its hand and store copied, the rest shared (as ``clone`` says)."""
+    return Player(p.seat, p.colour, list(p.hand), p.keyp, p.keyp_down, p.keyper, dict(p.stock), p.plots, p.home,
+                  p.held, p.fairs, p.shown, p.winter, p.ship, p.housed, p.fold)
 
 
 def dump(g: Game) -> dict[str, Any]:
