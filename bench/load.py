@@ -48,7 +48,7 @@ import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from app.wire import apply_changes  # noqa: E402
+from app.table.changes import apply_changes  # noqa: E402
 VERSION = re.compile(rb'"version":\s*(-?\d+)')
 TO_ACT = re.compile(rb'"to_act":\s*\[([^\]]*)\]')
 FINISHED = re.compile(rb'"status":\s*"finished"')

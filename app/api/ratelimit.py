@@ -4,8 +4,8 @@ One server process counts in memory. Several processes (WORKERS > 1) must count 
 the same bucket, so they keep it in Redis when REDIS_URL is set, else in PostgreSQL. If
 that store does not answer, the request is let through: a limiter outage must not stop play.
 A shared bucket may be drawn on a lease at a time (the action limiter's is a second of its
-rate): the process keeps the rest of what it took for the next spends of that key, so an
-action costs a round trip to the store only once per lease.
+rate): the process keeps the rest of what it took for the next spends of that key, for a
+minute at least, so an action costs a round trip to the store only once per lease.
 """
 
 from __future__ import annotations
@@ -89,10 +89,14 @@ return {granted, tostring(tokens)}
 
 class SharedBuckets:
     """A bucket kept in a store that every process shares, drawn on ``lease`` tokens at a
-    time. The tokens this process took and has not spent yet stay valid for as long as the
-    bucket takes to refill them; after that they are dropped (never given back), so a seat
-    whose requests reach several processes loses at most a lease now and then, and no
-    process ever spends more than the shared bucket gave out."""
+    time. The tokens this process took and has not spent yet stay valid for ``HOLD`` seconds,
+    or as long as the bucket takes to refill them if that is longer; after that they are
+    dropped (never given back). So a seat whose requests reach several processes loses at
+    most a lease now and then, no process ever spends more than the shared bucket gave out,
+    and a seat playing at a person's pace (an action every few seconds) costs a round trip
+    per lease, not per action."""
+
+    HOLD = 60.0  # seconds: tokens held longer are dropped
 
     def __init__(self, name: str, per_minute: int, burst: int, message: str, lease: int = 1,
                  max_keys: int = 10_000) -> None:
@@ -124,7 +128,7 @@ class SharedBuckets:
         if granted < 1:
             raise _refusal(self.message, (1 - tokens) / self.rate)
         if granted > 1:
-            self._held[key] = (granted - 1, now + granted / self.rate)
+            self._held[key] = (granted - 1, now + max(self.HOLD, granted / self.rate))
             while len(self._held) > self.max_keys:
                 self._held.popitem(last=False)
 

@@ -38,9 +38,10 @@ from app.api.deps import same_origin
 from app.api.ratelimit import client_address
 from app.hub.local import Subscription
 from app.notify.hooks import page_open
+from app.table.changes import view_changes
 from app.table.errors import BadRequest, TableError, Unauthorized
-from app.table.service import Table, Viewer
-from app.wire import encode, view_changes
+from app.table.service import SHARED_VIEW_PARTS, Table, Viewer
+from app.wire import encode
 
 router = APIRouter()
 
@@ -67,7 +68,7 @@ class Frames:
         last, self.last = self.last, (view if self.changes else None)
         if last is None or whole:
             return encode(view)
-        return encode(view_changes(last, view))
+        return encode(view_changes(last, view, SHARED_VIEW_PARTS))
 
 
 @router.websocket("/ws/games/{game_id}")

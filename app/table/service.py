@@ -35,6 +35,7 @@ from app.hub.local import Hub, Moved
 from app.store.db import Database
 from app.store.models import Action, Game, Seat, TableLine, utcnow
 
+from .changes import shared_changes
 from .chat import Chat, check_policy
 from .endings import Endings, ending_result
 from .logtimes import LogTimes, stamp
@@ -667,6 +668,9 @@ def view_core(title: Title, state: State, seat: int | None,
 
 
 _COMMON = ("public", "log", "log_total", "to_act", "result")  # alike for every viewer
+# The parts of a built view (``build_view``) that every viewer of a version shares as one
+# object: a socket's frame takes their changes from ``shared_changes``, worked out once.
+SHARED_VIEW_PARTS = ("public", "log")
 _OWN = ("private", "options")  # a seat's own
 
 
@@ -701,7 +705,8 @@ class Views:
         When the common part moved (most actions), everyone's view did, and no seat's own
         part is built to tell; otherwise only the seats' own parts are compared."""
         new, old = self.core(None), before.core(None)
-        if any(new[k] != old[k] for k in _COMMON):
+        # The public part's changes are worked out here once, then each socket's frame reuses them.
+        if any(shared_changes(old["public"], new["public"])) or any(new[k] != old[k] for k in _COMMON[1:]):
             return [True] * (seats + 1)
         return [any(self.core(s)[k] != before.core(s)[k] for k in _OWN) for s in range(seats)] + [False]
 

@@ -167,6 +167,30 @@ async def test_leases_spend_no_more_than_the_shared_bucket_gives():
         lambda: _MemoryBuckets(store, name="act", per_minute=1, burst=10, message=ACTION_MESSAGE, lease=4))
 
 
+async def test_held_tokens_last_a_minute_even_when_the_bucket_refills_sooner():
+    """10 a second in leases of 10: a seat acting every few seconds goes to the store once
+    per lease, until the tokens have been held for HOLD seconds."""
+    store: dict[str, float] = {}
+    limiter = _MemoryBuckets(store, name="act", per_minute=600, burst=20, message=ACTION_MESSAGE, lease=10)
+    now = [1000.0]
+    limiter.clock = lambda: now[0]
+    takes = []
+    take = limiter._take
+
+    async def counted(key, want):  # type: ignore[no-untyped-def]
+        takes.append(want)
+        return await take(key, want)
+    limiter._take = counted
+    for _ in range(10):  # one every 5 s: long after the bucket would have refilled a lease
+        await limiter.spend("seat")
+        now[0] += 5
+    assert takes == [10]
+    assert store["seat"] == 10  # the store gave out one lease, and no more
+    now[0] += limiter.HOLD
+    await limiter.spend("seat")
+    assert takes == [10, 10], "tokens held past HOLD are dropped"
+
+
 async def test_processes_on_one_postgresql_lease_from_one_bucket(pg_engine):
     await _two_processes_lease_from_one_bucket(
         lambda: PostgresRateLimiter(pg_engine, "act", 1, 10, ACTION_MESSAGE, lease=4))

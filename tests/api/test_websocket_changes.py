@@ -13,7 +13,8 @@ import websockets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.wire import apply_changes, encode, view_changes
+from app.table.changes import apply_changes, shared_changes, view_changes
+from app.wire import encode
 
 leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text("ab", max_size=2))
 trees = st.recursive(leaves, lambda kids: st.one_of(st.lists(kids, max_size=4),
@@ -29,6 +30,33 @@ def test_applying_the_changes_gives_the_new_view(old, new, v_old, v_new):
     frame = json.loads(encode(view_changes(old, new)))  # through JSON, as a client gets it
     assert frame["base"] == v_old
     assert apply_changes(json.loads(encode(old)), frame) == json.loads(encode(new))
+
+
+@settings(max_examples=300, deadline=None)
+@given(views, views, st.integers(0, 9), st.integers(0, 9))
+def test_shared_parts_give_the_same_frame_as_comparing_everything(old, new, v_old, v_new):
+    old, new = {**old, "version": v_old}, {**new, "version": v_new}
+    whole = view_changes(old, new)
+    shared = view_changes(old, new, ("public", "log"))
+    assert sorted(map(repr, shared["set"])) == sorted(map(repr, whole["set"]))
+    assert sorted(map(repr, shared["unset"])) == sorted(map(repr, whole["unset"]))
+    again = view_changes(old, new, ("public", "log"))  # from the kept changes this time
+    assert again == shared
+
+
+def test_a_shared_part_is_compared_once_for_every_viewer_of_a_version():
+    before = {"players": [{"town": [[None] * 4 for _ in range(4)]} for _ in range(4)]}
+    after = json.loads(json.dumps(before))
+    after["players"][1]["town"][0][0] = "brick"
+    first = shared_changes(before, after)
+    assert first == ([[["players", 1, "town", 0, 0], "brick"]], [])
+    assert shared_changes(before, after)[0] is first[0]  # kept: not compared again
+    # Equal but other objects (another version): compared afresh, not taken for the kept pair.
+    copy = json.loads(json.dumps(after))
+    copy["players"][2]["town"][3][3] = "glass"
+    assert shared_changes(before, copy)[0] == [[["players", 1, "town", 0, 0], "brick"],
+                                               [["players", 2, "town", 3, 3], "glass"]]
+    assert shared_changes(after, after) == ([], [])
 
 
 def test_a_value_that_changes_type_is_sent_even_when_python_calls_it_equal():
