@@ -19,11 +19,12 @@ from . import bots as bot_pages
 from .social import game_social
 from .forms import refuse_cross_site, text_form
 from .qr import seat_qr
-from .render import game_context, title_content
+from .render import drawn_once, game_context, title_content
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.filters["duration"] = bot_pages.duration
+templates.env.globals["drawn_once"] = drawn_once
 
 
 NO_STORE = {"Cache-Control": "no-store"}  # pages that carry a seat's secret

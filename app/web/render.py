@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+from collections import OrderedDict
 from typing import Any, Callable
 
 from app.games import get_title
@@ -112,3 +113,28 @@ def _and(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# Drawn parts of boards, per view part and the few page facts they also show. A view's
+# parts that did not change between versions are the very same objects (the titles'
+# views remember them, see app/games/tiny_towns/view.py), so a board redrawn after an
+# action draws again only what the action changed; the entry keeps the part, so its id
+# is not reused while it is here.
+_DRAWN: OrderedDict[tuple[int, Any], tuple[object, Any]] = OrderedDict()
+KEEP_DRAWN = 4096
+
+
+def drawn_once(part: object, facts: tuple[Any, ...], draw: Callable[..., Any], *args: Any) -> Any:
+    """``draw(*args)`` (a template macro), remembered for this view ``part`` and ``facts``:
+    ``facts`` must name everything else the drawing shows, and the drawing must not
+    depend on the viewer (only on the part and the facts)."""
+    key = (id(part), facts)
+    kept = _DRAWN.get(key)
+    if kept is not None and kept[0] is part:
+        _DRAWN.move_to_end(key)
+        return kept[1]
+    drawn = draw(*args)
+    _DRAWN[key] = (part, drawn)
+    while len(_DRAWN) > KEEP_DRAWN:
+        _DRAWN.popitem(last=False)
+    return drawn

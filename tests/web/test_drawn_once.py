@@ -1,0 +1,51 @@
+"""Board parts drawn once per change (``app/web/render.drawn_once``): another seat's Tiny
+Towns town is drawn again only when it (or a fact it shows) changed, and every page is
+exactly what drawing it afresh gives."""
+
+from __future__ import annotations
+
+import random
+
+from app.web import render
+
+
+def test_a_part_is_drawn_again_only_for_another_part_or_other_facts():
+    drawings: list[str] = []
+
+    def draw(text: str) -> str:
+        drawings.append(text)
+        return text.upper()
+
+    part, twin = {"town": [1]}, {"town": [1]}  # equal, but another version's object
+    assert render.drawn_once(part, ("Ann",), draw, "ann") == "ANN"
+    assert render.drawn_once(part, ("Ann",), draw, "again") == "ANN"
+    assert render.drawn_once(part, ("Bob",), draw, "bob") == "BOB"
+    assert render.drawn_once(twin, ("Ann",), draw, "twin") == "TWIN"
+    assert drawings == ["ann", "bob", "twin"]
+
+
+async def test_every_page_through_a_game_is_what_drawing_it_afresh_gives(client):
+    created = (await client.post("/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob", "Cy"],
+                                                     "seed": 11, "options": {"monuments": True}})).json()
+    game_id = created["id"]
+    auths = [{"Authorization": f"Bearer {s['token']}"} for s in created["seats"]]
+    rng = random.Random(2)
+    redrawn = 0
+    for _ in range(30):
+        views = [(await client.get(f"/api/games/{game_id}", headers=a)).json() for a in auths]
+        for seat, auth in enumerate(auths):
+            kept = await client.get(f"/g/{game_id}/fragment", headers=auth)
+            size = len(render._DRAWN)
+            render._DRAWN.clear()
+            fresh = await client.get(f"/g/{game_id}/fragment", headers=auth)
+            assert kept.status_code == fresh.status_code == 200
+            assert kept.text == fresh.text, f"seat {seat} at version {views[seat]['version']}"
+            redrawn += size > 0
+        if views[0]["status"] == "finished":
+            break
+        seat = rng.choice(views[0]["to_act"])
+        options = [o["id"] for o in views[seat]["options"] if o["id"] != "cancel"]
+        acted = await client.post(f"/api/games/{game_id}/actions", headers=auths[seat],
+                                  json={"option": rng.choice(options), "version": views[seat]["version"]})
+        assert acted.status_code == 200, acted.text
+    assert redrawn, "the towns were taken from what was drawn before"
