@@ -89,20 +89,40 @@ class Notifier:
         # did (most) reads nothing. A seat starting to ask tells every process through the
         # hub (``save``), which forgets the game here; a lost hub link forgets them all.
         self._telling: OrderedDict[str, frozenset[int]] = OrderedDict()
+        # The read under way per game: the actions of a game this process has not seen
+        # yet wait for one read instead of each making its own.
+        self._telling_reads: dict[str, asyncio.Future[frozenset[int]]] = {}
         table.hub.on_seats_changed.append(self._forget_telling)
 
     def _forget_telling(self, game_id: str | None) -> None:
         if game_id is None:
             self._telling.clear()
+            self._telling_reads.clear()
         else:
             self._telling.pop(game_id, None)
+            self._telling_reads.pop(game_id, None)  # a read begun before the change is not kept
 
     async def _telling_seats(self, game_id: str) -> frozenset[int]:
         seats = self._telling.get(game_id)
-        if seats is None:
+        if seats is not None:
+            return seats
+        reading = self._telling_reads.get(game_id)
+        if reading is None:
+            reading = self._telling_reads[game_id] = asyncio.ensure_future(self._read_telling(game_id))
+        return await asyncio.shield(reading)
+
+    async def _read_telling(self, game_id: str) -> frozenset[int]:
+        mine = asyncio.current_task()
+        try:
             async with self.db.read() as session:
                 seats = frozenset((await session.execute(
                     select(SETTINGS.c.seat).where(SETTINGS.c.game_id == game_id))).scalars())
+        except BaseException:
+            if self._telling_reads.get(game_id) is mine:  # the next action tries again
+                del self._telling_reads[game_id]
+            raise
+        if self._telling_reads.get(game_id) is mine:  # not forgotten while reading
+            del self._telling_reads[game_id]
             self._telling[game_id] = seats
             while len(self._telling) > KEEP_TOLD:
                 self._telling.popitem(last=False)

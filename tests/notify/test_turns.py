@@ -7,6 +7,8 @@ Time only moves when the test says so (``later``); the notifier runs one pass ea
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from .conftest import bearer, open_table
@@ -225,3 +227,25 @@ async def test_steady_play_does_not_put_a_message_off(table, receiver):
     await table.step(game, 0)  # T+8: Ann places; Bob owes the naming: the same message, still due at T+10
     assert 1 in await table.to_act(game)
     assert await table.later(2) == 1
+
+
+async def test_the_seats_asking_to_be_told_are_read_once_per_game_however_many_actions_ask(table, receiver):
+    """A process that has not seen a game reads its notification settings once, even when
+    many of its actions come at the same moment; a seat starting to ask makes it read again."""
+    game = await table.new_game()
+    notifier = table.notifier
+    notifier._forget_telling(None)
+    reads: list[str] = []
+    read = notifier._read_telling
+
+    async def counted(game_id):  # type: ignore[no-untyped-def]
+        reads.append(game_id)
+        return await read(game_id)
+    notifier._read_telling = counted
+    seats = await asyncio.gather(*(notifier._telling_seats(game["id"]) for _ in range(20)))
+    assert seats == [frozenset()] * 20 and reads == [game["id"]]
+    assert await notifier._telling_seats(game["id"]) == frozenset() and len(reads) == 1
+
+    assert (await table.set_channels(game, 1, urls=[receiver.url()])).status_code == 200
+    assert await notifier._telling_seats(game["id"]) == frozenset({1})
+    assert len(reads) == 2
