@@ -9,6 +9,8 @@ websocket connected, bots acting at a fixed total rate.
     .venv/bin/python bench/load.py --profile /tmp/server.txt        # py-spy the server (pip install py-spy)
     .venv/bin/python bench/load.py --app-dir /tmp/keydom-before     # serve another checkout (before/after)
     .venv/bin/python bench/load.py --database-url postgresql://postgres@127.0.0.1/perf --reset
+    .venv/bin/python bench/load.py --database-url ... --reset --workers 2 --server-cpus 0,1   # WORKERS=2
+    .venv/bin/python bench/load.py --database-url ... --reset --workers 2 --server-cpus 0,1 --by-game
 
 Prints for each rate: actions/s achieved, latency from sending an action to each socket
 of that game receiving the frame it caused (p50/p99), server CPU per action (the server
@@ -19,6 +21,12 @@ Measure the server, not the client: the server is pinned to ``--server-cpus`` an
 client processes (``--clients``, each with its share of the games, on uvloop) to
 ``--client-cpus``. When the client's CPU approaches 100% of its cores, the achieved rate
 says more about the client than the server; the server CPU per action does not.
+
+``--workers 2`` runs one server with WORKERS=2: any process may serve any socket, so each
+follows every game. ``--by-game`` instead runs that many separate servers on one database
+(ports ``--port``, ``--port`` + 1...; one CPU each of ``--server-cpus``) and sends every
+request and socket of a game to one of them, as a proxy that routes by game would (see
+README, "More than one process").
 
 Versions are per viewer: each seat posts with its own view's version, and a frame is
 counted for the action that was last sent in that game when it arrived (each game has at
@@ -141,6 +149,7 @@ class SeatSocket:
 class Game:
     id: str
     seats: list[SeatSocket]
+    base: str  # the server that serves this game
     latest: bytes = b""  # the newest view any of its sockets got: whose turn is public
     latest_view: dict[str, Any] | None = None  # the same, with --frames changes
     sent_at: float | None = None  # when the action in flight (or the last one) was sent
@@ -273,14 +282,14 @@ async def bot(http: httpx.AsyncClient | None, base: str, game: Game, interval: f
             tally.refused += 1
 
 
-async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
+async def client_async(games: list[tuple[str, list[str], str]], args: dict[str, Any], rate_share: float,
                        seed: int, pipe: Any) -> None:
     tally = Tally(frames=args["frames"], pages=args["pages"])
-    state = [Game(gid, [SeatSocket(t) for t in tokens]) for gid, tokens in games]
+    state = [Game(gid, [SeatSocket(t) for t in tokens], base) for gid, tokens, base in games]
     opening = asyncio.Semaphore(20)
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     http = httpx.AsyncClient(timeout=30, limits=limits)
-    listeners = [asyncio.create_task(listen(base, g, i, tally, opening, http))
+    listeners = [asyncio.create_task(listen(g.base, g, i, tally, opening, http))
                  for g in state for i in range(len(g.seats))]
     while any(s.version < 0 for g in state for s in g.seats):
         await asyncio.sleep(0.02)
@@ -294,7 +303,7 @@ async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict
     rng = random.Random(seed)
     interval = len(state) / rate_share
     async with http:
-        bots = [asyncio.create_task(bot(http if args["via"] == "http" else None, base, g, interval, start, until,
+        bots = [asyncio.create_task(bot(http if args["via"] == "http" else None, g.base, g, interval, start, until,
                                         random.Random(rng.random()), tally)) for g in state]
         await asyncio.sleep(max(0.0, start + warmup - time.perf_counter()))
         tally.measuring = True
@@ -314,38 +323,62 @@ async def client_async(base: str, games: list[tuple[str, list[str]]], args: dict
                "fragments_failed": tally.fragments_failed})
 
 
-def client_process(base: str, games: list[tuple[str, list[str]]], args: dict[str, Any], rate_share: float,
+def client_process(games: list[tuple[str, list[str], str]], args: dict[str, Any], rate_share: float,
                    seed: int, pipe: Any) -> None:
     os.sched_setaffinity(0, cpu_list(args["client_cpus"]))
     try:
         import uvloop
 
-        uvloop.run(client_async(base, games, args, rate_share, seed, pipe))
+        uvloop.run(client_async(games, args, rate_share, seed, pipe))
     except ImportError:
-        asyncio.run(client_async(base, games, args, rate_share, seed, pipe))
+        asyncio.run(client_async(games, args, rate_share, seed, pipe))
 
 
 # --- The run: a fresh server per rate ---
-def start_server(args: argparse.Namespace, url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": url, "PORT": str(args.port), "HOST": "127.0.0.1",
-           "WORKERS": str(args.workers), "CREATE_PER_MINUTE": "1000000", "CREATE_BURST": "1000000",
-           # Every bot and socket is on 127.0.0.1 and far faster than a person: lift the limits.
-           "ACTIONS_PER_MINUTE": "1000000", "ACTIONS_BURST": "1000000", "WEBSOCKETS_PER_ADDRESS": "1000000",
-           "CONNECTIONS_PER_ADDRESS": "1000000", "MAX_CONNECTIONS": "100000", "PYTHONPATH": str(args.app_dir)}
-    command = [sys.executable, "-m", "app"]
-    if args.server_cpus:
-        command = ["taskset", "-c", args.server_cpus, *command]
-    return subprocess.Popen(command, cwd=args.app_dir, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+def start_servers(args: argparse.Namespace, url: str) -> list[subprocess.Popen[bytes]]:
+    """One server (with ``--workers`` processes), or with ``--by-game`` that many servers of
+    one process each, on ports from ``--port`` up, each on its own CPU of ``--server-cpus``."""
+    count = args.workers if args.by_game else 1
+    cpus = [c for c in args.server_cpus.split(",") if c.strip()] if args.by_game else [args.server_cpus]
+    servers = []
+    for n in range(count):
+        env = {**os.environ, "DATABASE_URL": url, "PORT": str(args.port + n), "HOST": "127.0.0.1",
+               "WORKERS": "1" if args.by_game else str(args.workers),
+               "CREATE_PER_MINUTE": "1000000", "CREATE_BURST": "1000000",
+               # Every bot and socket is on 127.0.0.1 and far faster than a person: lift the limits.
+               "ACTIONS_PER_MINUTE": "1000000", "ACTIONS_BURST": "1000000", "WEBSOCKETS_PER_ADDRESS": "1000000",
+               "CONNECTIONS_PER_ADDRESS": "1000000", "MAX_CONNECTIONS": "100000", "PYTHONPATH": str(args.app_dir)}
+        command = [sys.executable, "-m", "app"]
+        if cpus and cpus[n % len(cpus)]:
+            command = ["taskset", "-c", cpus[n % len(cpus)], *command]
+        servers.append(subprocess.Popen(command, cwd=args.app_dir, env=env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True))
+        if args.by_game:  # one at a time: each migrates the database on start
+            wait_healthy(f"http://127.0.0.1:{args.port + n}")
+    return servers
 
 
-def new_games(http: httpx.Client, base: str, count: int, seats: int, offset: int) -> list[tuple[str, list[str]]]:
+def wait_healthy(base: str) -> None:
+    with httpx.Client(timeout=30) as http:
+        for _ in range(300):
+            try:
+                if http.get(f"{base}/api/healthz").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+
+
+def new_games(http: httpx.Client, bases: list[str], count: int, seats: int,
+              offset: int) -> list[tuple[str, list[str], str]]:
+    """(id, seat tokens, the server that serves it): the games go round the servers."""
     games = []
     for g in range(count):
         body = {"title": "tiny-towns", "players": [f"P{i}" for i in range(seats)], "seed": offset + g,
                 "options": {"monuments": True}}
+        base = bases[g % len(bases)]
         created = http.post(f"{base}/api/games", json=body).json()
-        games.append((created["id"], [s["token"] for s in created["seats"]]))
+        games.append((created["id"], [s["token"] for s in created["seats"]], base))
     return games
 
 
@@ -366,19 +399,14 @@ def start_profile(args: argparse.Namespace, server_pid: int) -> subprocess.Popen
 def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float]:
     if args.database_url and "postgres" in args.database_url and args.reset:
         _reset_postgres(args.database_url)
-    server = start_server(args, url)
-    base = f"http://127.0.0.1:{args.port}"
+    servers = start_servers(args, url)
+    bases = [f"http://127.0.0.1:{args.port + n}" for n in range(len(servers))]
     try:
+        for base in bases:
+            wait_healthy(base)
         with httpx.Client(timeout=30) as http:
-            for _ in range(300):
-                try:
-                    if http.get(f"{base}/api/healthz").status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.1)
-            games = new_games(http, base, args.games, args.seats, offset=int(rate) * 1000)
-        pids = process_tree(server.pid)
+            games = new_games(http, bases, args.games, args.seats, offset=int(rate) * 1000)
+        pids = [pid for server in servers for pid in process_tree(server.pid)]
         rss_before = rss_kb(pids)
         shares = [games[i::args.clients] for i in range(args.clients)]
         context = mp.get_context("fork")
@@ -386,7 +414,7 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         for n, share in enumerate(shares):
             ours, theirs = context.Pipe()
             proc = context.Process(target=client_process, daemon=True,
-                                   args=(base, share, vars(args), rate * len(share) / len(games), args.seed + n, theirs))
+                                   args=(share, vars(args), rate * len(share) / len(games), args.seed + n, theirs))
             proc.start()
             pipes.append(ours)
             clients.append(proc)
@@ -394,7 +422,7 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
             if pipe.recv() != "ready":
                 raise RuntimeError("a client process failed to connect")
         time.sleep(1.0)
-        pids = process_tree(server.pid)
+        pids = [pid for server in servers for pid in process_tree(server.pid)]
         rss_idle = rss_kb(pids)
         start = time.time() + 0.3
         for pipe in pipes:
@@ -404,7 +432,7 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         each0 = {pid: cpu_seconds([pid]) for pid in pids}
         postgres = "postgres" in url
         database0 = {pid: cpu_seconds([pid]) for pid in named_processes("postgres")} if postgres else {}
-        spy = start_profile(args, server.pid)
+        spy = start_profile(args, servers[0].pid)
         time.sleep(max(0.0, start + args.warmup + args.duration - time.time()))
         server_cpu1 = cpu_seconds(pids)
         each = [cpu_seconds([pid]) - each0[pid] for pid in pids]
@@ -418,12 +446,14 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         for proc in clients:
             proc.join(10)
     finally:
-        os.killpg(server.pid, 15)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, 9)
-            server.wait()
+        for server in servers:
+            os.killpg(server.pid, 15)
+        for server in servers:
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, 9)
+                server.wait()
     actions = sum(r["actions"] for r in results)
     lat = [x * 1000 for r in results for x in r["latencies"]]
     frames = [b for r in results for b in r["frame_bytes"]]
@@ -475,15 +505,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--by-game", action="store_true",
+                        help="--workers separate servers, each game's requests and sockets all to one of them")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--reset", action="store_true", help="empty that PostgreSQL database before each run")
     parser.add_argument("--profile", default="", help="py-spy the server over the measured window into this file")
     parser.add_argument("--pages", action="store_true",
                         help="each seat also fetches the game page's live part after each new view, as the page does")
     args = parser.parse_args()
+    if args.by_game and "postgres" not in args.database_url:
+        parser.error("--by-game needs --database-url postgresql://...: separate servers share games through it")
     os.sched_setaffinity(0, cpu_list(args.client_cpus))
     kind = "PostgreSQL" if "postgres" in args.database_url else "SQLite"
-    print(f"{kind}, {args.workers} process(es) on CPU {args.server_cpus or 'any'}, {args.clients} client "
+    how = f"{args.workers} separate servers, each game on one" if args.by_game else f"{args.workers} process(es)"
+    print(f"{kind}, {how} on CPU {args.server_cpus or 'any'}, {args.clients} client "
           f"process(es) on CPU {args.client_cpus}, {args.games} games x {args.seats} seats, actions over "
           f"{args.via}, {args.frames} frames{', pages fetched' if args.pages else ''}, {args.warmup:.0f}+{args.duration:.0f} s "
           f"per rate, served from {args.app_dir}", flush=True)
