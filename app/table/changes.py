@@ -71,13 +71,10 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
             if key not in new:
                 unsets.append([*path, key if isinstance(key, str) else str(key)])
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new) and depth:
-        differ = [index for index, (before, value) in enumerate(zip(old, new))
-                  if before is not value and not (type(before) is type(value) and before == value)]
-        if len(differ) * 2 > len(old):  # most of it (the log's window moving on): the list whole
-            sets.append([path, new])
-            return
-        for index in differ:
-            _compare(old[index], new[index], [*path, index], sets, unsets, depth - 1)
+        for index, (before, value) in enumerate(zip(old, new)):
+            if before is value or (type(before) is type(value) and before == value):
+                continue
+            _compare(before, value, [*path, index], sets, unsets, depth - 1)
     else:
         sets.append([path, new])
 
