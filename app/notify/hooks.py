@@ -38,7 +38,8 @@ async def start(app: FastAPI, table: Table) -> Notifier:
 
 def on_table_event(notifier: Notifier, event: TableEvent) -> None:
     """After an action or a takeback: who newly owes a decision, and whether the game ended.
-    After a takeback request: the seats asked to answer it. After a claim: if play already waits for that seat, its new owner may be told."""
+    After a takeback request: the seats asked to answer it. After a claim: if play already waits for that seat, its new owner may be told.
+    A new game: nobody in it has asked to be told yet."""
     try:
         if event.kind in ("action", "takeback") and event.version is not None:
             notifier.turns_changed(event.game_id, event.version, set(event.newly_to_act), event.finished)
@@ -46,6 +47,8 @@ def on_table_event(notifier: Notifier, event: TableEvent) -> None:
             notifier.takeback_asked(event.game_id, event.version)
         elif event.kind == "claim" and event.seat is not None:
             notifier.seat_claimed(event.game_id, event.seat)
+        elif event.kind == "create":
+            notifier.game_created(event.game_id)
     except Exception:
         log.exception("could not look for turns to notify in game %s", event.game_id)
 

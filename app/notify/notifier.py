@@ -102,6 +102,13 @@ class Notifier:
             self._telling.pop(game_id, None)
             self._telling_reads.pop(game_id, None)  # a read begun before the change is not kept
 
+    def game_created(self, game_id: str) -> None:
+        """A game just made here has no seat asking to be told: its actions need not read that."""
+        if game_id not in self._telling_reads:
+            self._telling[game_id] = frozenset()
+            while len(self._telling) > KEEP_TOLD:
+                self._telling.popitem(last=False)
+
     async def _telling_seats(self, game_id: str) -> frozenset[int]:
         seats = self._telling.get(game_id)
         if seats is not None:

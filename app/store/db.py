@@ -282,7 +282,10 @@ class Database:
                 args, kwargs = dialect.create_connect_args(self.engine.url)
                 # As the engine's connections: COMMIT waits for the disk whatever the server's default.
                 kwargs["server_settings"] = dict(kwargs.get("server_settings") or {}, synchronous_commit="on")
-                self._alone = await asyncpg.create_pool(*args, min_size=1, max_size=10,
+                # reset: a connection goes back as it came (one statement, autocommitted, no
+                # session settings, cursors, locks or LISTEN), so asyncpg's reset query after
+                # every action (a round trip, ~10% of a process's CPU) is skipped.
+                self._alone = await asyncpg.create_pool(*args, min_size=1, max_size=10, reset=_as_it_came,
                                                         max_inactive_connection_lifetime=1800, **kwargs)
         return self._alone
 
@@ -293,6 +296,10 @@ class Database:
         await self.engine.dispose()
         if self.writer is not None:
             await asyncio.to_thread(self.writer.close)
+
+
+async def _as_it_came(_connection: Any) -> None:
+    """asyncpg's pool reset, for connections that only ever run one autocommitted statement."""
 
 
 def _sqlite_recipe(sync_engine: Engine, synchronous: str = "FULL") -> None:

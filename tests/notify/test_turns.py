@@ -249,3 +249,21 @@ async def test_the_seats_asking_to_be_told_are_read_once_per_game_however_many_a
     assert (await table.set_channels(game, 1, urls=[receiver.url()])).status_code == 200
     assert await notifier._telling_seats(game["id"]) == frozenset({1})
     assert len(reads) == 2
+
+
+async def test_a_game_made_by_this_process_reads_no_settings_until_a_seat_asks(table, receiver):
+    reads: list[str] = []
+    read = table.notifier._read_telling
+
+    async def counted(game_id):  # type: ignore[no-untyped-def]
+        reads.append(game_id)
+        return await read(game_id)
+    table.notifier._read_telling = counted
+    game = await table.new_game()
+    for _ in range(3):
+        await table.step(game)
+    assert reads == []
+    assert (await table.set_channels(game, 0, urls=[receiver.url()])).status_code == 200
+    await table.step(game)
+    await table.step(game)
+    assert reads == [game["id"]]

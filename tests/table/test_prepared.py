@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, literal_column, select
 
 from app.store.db import Prepared
 from app.store.migrate import upgrade
@@ -104,5 +104,29 @@ async def test_postgresql_stores_the_one_statement_action_as_sqlalchemy_does(pg_
                     stored.append(((await conn.execute(select(games))).one(), (await conn.execute(select(actions))).one()))
             assert stored[0] == stored[1]
             assert stored[1][0].version == 4 and stored[1][1].log == params["lines"]
+    finally:
+        await db.dispose()
+
+
+async def test_the_action_connections_go_back_to_their_pool_without_a_reset_query(pg_url, monkeypatch):
+    """The one-statement actions leave no session state behind, so asyncpg's reset query
+    (a round trip per action) is not run when their connection is released."""
+    import asyncpg
+
+    resets: list[object] = []
+    real_reset = asyncpg.Connection.reset
+
+    async def counted(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        resets.append(self)
+        return await real_reset(self, *args, **kwargs)
+    monkeypatch.setattr(asyncpg.Connection, "reset", counted)
+    db = Database(pg_url)
+    try:
+        for _ in range(3):
+            assert await db.commit_statement(db.prepare(select(literal_column("1"))), {}) == [(1,)]
+        assert resets == []
+        pool = await db._open_alone()
+        async with pool.acquire() as conn:  # the pool's connections still work after each other
+            assert await conn.fetchval("SELECT 2") == 2
     finally:
         await db.dispose()
