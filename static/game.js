@@ -319,7 +319,8 @@
         key = JSON.stringify([view.seats, view.takeback]);  // a takeback request moves no version
         lastLine = JSON.stringify((view.log || []).slice(-1));
       } else {  // only what changed
-        view.set.concat(view.unset.map(function (path) { return [path]; })).forEach(function (change) {
+        const dropped = (view.drop || []).map(function (drop) { return [drop[0]]; });  // a list's first items went
+        view.set.concat(view.unset.map(function (path) { return [path]; }), dropped).forEach(function (change) {
           if (change[0][0] === "seats" || change[0][0] === "takeback") key = "changed " + (++seatChanges);
           if (change[0][0] === "log") lastLine = "changed " + (++logChanges);
         });

@@ -15,48 +15,59 @@ DIFF_DEPTH = 6  # below this a changed value is resent whole
 # part: one object per game version, see ``Views``): worked out once, not once per socket
 # and once more for the change test. Keyed by the two objects' ids; the entry keeps both
 # objects, so an id is not reused while it is here.
-_SHARED_CHANGES: OrderedDict[tuple[int, int], tuple[Any, Any, list[list[Any]], list[list[Any]]]] = OrderedDict()
+Changes = tuple[list[list[Any]], list[list[Any]], list[list[Any]]]  # sets, unsets, drops
+_SHARED_CHANGES: OrderedDict[tuple[int, int], tuple[Any, Any, Changes]] = OrderedDict()
 KEEP_SHARED_CHANGES = 256  # a version's frames go out within moments of its action
 
 
-def shared_changes(old: Any, new: Any) -> tuple[list[list[Any]], list[list[Any]]]:
-    """(sets, unsets) turning the shared part ``old`` into ``new``, paths relative to the
-    part; both empty when they are equal. Neither object may change afterwards."""
+def shared_changes(old: Any, new: Any) -> Changes:
+    """(sets, unsets, drops) turning the shared part ``old`` into ``new``, paths relative to
+    the part; all empty when they are equal. Neither object may change afterwards."""
     key = (id(old), id(new))
     kept = _SHARED_CHANGES.get(key)
     if kept is not None and kept[0] is old and kept[1] is new:
-        return kept[2], kept[3]
-    sets: list[list[Any]] = []
-    unsets: list[list[Any]] = []
+        return kept[2]
+    changes: Changes = ([], [], [])
     if old is not new and not (type(old) is type(new) and old == new):
-        _compare(old, new, [], sets, unsets, DIFF_DEPTH - 1)
-    _SHARED_CHANGES[key] = (old, new, sets, unsets)
+        _compare(old, new, [], *changes, DIFF_DEPTH - 1)
+    _SHARED_CHANGES[key] = (old, new, changes)
     while len(_SHARED_CHANGES) > KEEP_SHARED_CHANGES:
         _SHARED_CHANGES.popitem(last=False)
-    return sets, unsets
+    return changes
 
 
 def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ...] = ()) -> dict[str, Any]:
     """A frame holding only what changed from ``old`` to ``new`` (two views of one viewer):
-    ``{"version", "base", "set": [[path, value], ...], "unset": [path, ...]}``. A path is a
+    ``{"version", "base", "set": [[path, value], ...], "unset": [path, ...]}``, and
+    ``"drop": [[path, count], ...]`` when a list lost items at its start. A path is a
     list of dict keys (strings) and list indexes (ints); ``apply_changes`` turns ``old``
     into ``new`` with it. Lists of one length are compared item by item, so one player's
-    town changing resends that town, not every player's. ``shared``: top-level keys whose
+    town changing resends that town, not every player's; a list that grew is compared
+    item by item too, and its new items are set at the indexes past its old end (in order:
+    each appends). A list of texts that moved on (the log's last lines: the oldest go, new
+    ones come) is a drop of its first items, then appends. A list that shrank otherwise is
+    sent whole. ``shared``: top-level keys whose
     values every viewer of a version shares (see ``shared_changes``)."""
     sets: list[list[Any]] = []
     unsets: list[list[Any]] = []
+    drops: list[list[Any]] = []
     if shared:
         old, new = dict(old), dict(new)  # only the top level is copied, to set the shared parts aside
         for key in shared:
             if key in old and key in new:
-                part_sets, part_unsets = shared_changes(old.pop(key), new.pop(key))
+                part_sets, part_unsets, part_drops = shared_changes(old.pop(key), new.pop(key))
                 sets.extend([[key, *path], value] for path, value in part_sets)
                 unsets.extend([key, *path] for path in part_unsets)
-    _compare(old, new, [], sets, unsets, DIFF_DEPTH)
-    return {"version": new.get("version"), "base": old.get("version"), "set": sets, "unset": unsets}
+                drops.extend([[key, *path], count] for path, count in part_drops)
+    _compare(old, new, [], sets, unsets, drops, DIFF_DEPTH)
+    frame = {"version": new.get("version"), "base": old.get("version"), "set": sets, "unset": unsets}
+    if drops:
+        frame["drop"] = drops
+    return frame
 
 
-def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets: list[list[Any]], depth: int) -> None:
+def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets: list[list[Any]],
+             drops: list[list[Any]], depth: int) -> None:
     if isinstance(old, dict) and isinstance(new, dict) and depth:
         for key, value in new.items():
             name = key if isinstance(key, str) else str(key)  # JSON writes int keys as strings
@@ -66,28 +77,59 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
             before = old[key]
             if before is value or (type(before) is type(value) and before == value):
                 continue
-            _compare(before, value, [*path, name], sets, unsets, depth - 1)
+            _compare(before, value, [*path, name], sets, unsets, drops, depth - 1)
         for key in old:
             if key not in new:
                 unsets.append([*path, key if isinstance(key, str) else str(key)])
-    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new) and depth:
+    elif isinstance(old, list) and isinstance(new, list) and depth and (
+            (moved := _moved_on(old, new)) or len(old) <= len(new)):
+        if moved:
+            drops.append([path, moved])
+            old = old[moved:]
         for index, (before, value) in enumerate(zip(old, new)):
             if before is value or (type(before) is type(value) and before == value):
                 continue
-            _compare(before, value, [*path, index], sets, unsets, depth - 1)
+            _compare(before, value, [*path, index], sets, unsets, drops, depth - 1)
+        # A longer list (the log, as lines are written): the new items, each set at the index
+        # one past the end, which appends it (JavaScript's ``a[a.length] = v``, apply_changes).
+        sets.extend([[*path, index], new[index]] for index in range(len(old), len(new)))
     else:
         sets.append([path, new])
 
 
+def _moved_on(old: list[Any], new: list[Any]) -> int:
+    """How many texts left the start of ``old`` if ``new`` is what remains followed by
+    new ones (the log's window moving on), else 0. Only lists of texts are looked at:
+    telling that of other lists would cost more than it saves."""
+    if not old or not new or type(new[0]) is not str or (len(old) <= len(new) and old == new[:len(old)]):
+        return 0  # not texts, or only lines added
+    first, start = new[0], 0
+    while True:
+        try:
+            start = old.index(first, start + 1)
+        except ValueError:
+            return 0
+        if len(new) >= len(old) - start and old[start:] == new[:len(old) - start]:
+            return start
+
+
 def apply_changes(view: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
     """``view`` (as parsed from JSON) brought up to date by a ``view_changes`` frame, in place."""
+    for path, count in frame.get("drop", ()):  # first: the sets' indexes count after them
+        parent = view
+        for step in path:
+            parent = parent[step]
+        del parent[:count]
     for path, value in frame["set"]:
         if not path:
             return value
         parent = view
         for step in path[:-1]:
             parent = parent[step]
-        parent[path[-1]] = value
+        if isinstance(parent, list) and path[-1] == len(parent):
+            parent.append(value)
+        else:
+            parent[path[-1]] = value
     for path in frame["unset"]:
         parent = view
         for step in path[:-1]:

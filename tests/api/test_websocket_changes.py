@@ -17,7 +17,8 @@ from app.table.changes import apply_changes, shared_changes, view_changes
 from app.wire import encode
 
 leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text("ab", max_size=2))
-trees = st.recursive(leaves, lambda kids: st.one_of(st.lists(kids, max_size=4),
+texts = st.lists(st.sampled_from(["a", "b", "c"]), max_size=8)  # a log: lines may repeat
+trees = st.recursive(st.one_of(leaves, texts), lambda kids: st.one_of(st.lists(kids, max_size=4),
                                                      st.dictionaries(st.sampled_from("pqrs"), kids, max_size=4)),
                      max_leaves=25)
 views = st.dictionaries(st.sampled_from(["public", "private", "log", "options", "seats"]), trees, max_size=5)
@@ -49,14 +50,14 @@ def test_a_shared_part_is_compared_once_for_every_viewer_of_a_version():
     after = json.loads(json.dumps(before))
     after["players"][1]["town"][0][0] = "brick"
     first = shared_changes(before, after)
-    assert first == ([[["players", 1, "town", 0, 0], "brick"]], [])
+    assert first == ([[["players", 1, "town", 0, 0], "brick"]], [], [])
     assert shared_changes(before, after)[0] is first[0]  # kept: not compared again
     # Equal but other objects (another version): compared afresh, not taken for the kept pair.
     copy = json.loads(json.dumps(after))
     copy["players"][2]["town"][3][3] = "glass"
     assert shared_changes(before, copy)[0] == [[["players", 1, "town", 0, 0], "brick"],
                                                [["players", 2, "town", 3, 3], "glass"]]
-    assert shared_changes(after, after) == ([], [])
+    assert shared_changes(after, after) == ([], [], [])
 
 
 def test_a_value_that_changes_type_is_sent_even_when_python_calls_it_equal():
@@ -72,6 +73,29 @@ def test_only_the_changed_part_of_a_list_of_players_is_sent():
     frame = view_changes(old, {"version": 4, "public": {"players": moved}})
     assert frame["set"] == [[["version"], 4], [["public", "players", 2, "town", 1, 3], "wood"]]
     assert frame["unset"] == []
+
+
+def test_lines_written_to_a_growing_log_are_sent_alone():
+    old = {"version": 1, "log": [f"line {n}" for n in range(1, 21)]}
+    new = {"version": 2, "log": [f"line {n}" for n in range(1, 23)]}
+    frame = view_changes(old, new)
+    assert frame["set"] == [[["version"], 2], [["log", 20], "line 21"], [["log", 21], "line 22"]]
+    assert apply_changes(json.loads(encode(old)), json.loads(encode(frame))) == new
+
+
+def test_a_log_window_moving_on_drops_its_oldest_lines_and_appends_the_new():
+    old = {"version": 1, "log": [f"line {n}" for n in range(1, 51)]}
+    new = {"version": 2, "log": [f"line {n}" for n in range(3, 53)]}
+    frame = view_changes(old, new)
+    assert frame["drop"] == [[["log"], 2]]
+    assert frame["set"] == [[["version"], 2], [["log", 48], "line 51"], [["log", 49], "line 52"]]
+    assert apply_changes(json.loads(encode(old)), json.loads(encode(frame))) == new
+    # Lines that repeat: the drop found is one that gives the new window.
+    old = {"version": 1, "log": ["a", "b", "a", "b", "c"]}
+    new = {"version": 2, "log": ["a", "b", "c", "d", "e"]}
+    frame = view_changes(old, new)
+    assert frame["drop"] == [[["log"], 2]]
+    assert apply_changes(json.loads(encode(old)), json.loads(encode(frame))) == new
 
 
 def create(base: str) -> dict:
