@@ -11,6 +11,7 @@ import asyncio
 
 import pytest
 
+from ..spy import record_calls
 from .conftest import bearer, open_table
 
 
@@ -235,13 +236,7 @@ async def test_the_seats_asking_to_be_told_are_read_once_per_game_however_many_a
     game = await table.new_game()
     notifier = table.notifier
     notifier._forget_telling(None)
-    reads: list[str] = []
-    read = notifier._read_telling
-
-    async def counted(game_id):  # type: ignore[no-untyped-def]
-        reads.append(game_id)
-        return await read(game_id)
-    notifier._read_telling = counted
+    reads = record_calls(notifier, "_read_telling")
     seats = await asyncio.gather(*(notifier._telling_seats(game["id"]) for _ in range(20)))
     assert seats == [frozenset()] * 20 and reads == [game["id"]]
     assert await notifier._telling_seats(game["id"]) == frozenset() and len(reads) == 1
@@ -252,13 +247,7 @@ async def test_the_seats_asking_to_be_told_are_read_once_per_game_however_many_a
 
 
 async def test_a_game_made_by_this_process_reads_no_settings_until_a_seat_asks(table, receiver):
-    reads: list[str] = []
-    read = table.notifier._read_telling
-
-    async def counted(game_id):  # type: ignore[no-untyped-def]
-        reads.append(game_id)
-        return await read(game_id)
-    table.notifier._read_telling = counted
+    reads = record_calls(table.notifier, "_read_telling")
     game = await table.new_game()
     for _ in range(3):
         await table.step(game)

@@ -3,6 +3,8 @@ holds when that is at least as new as the frame's view, read from the database o
 
 from __future__ import annotations
 
+from ..spy import record_calls
+
 
 async def _game_and_action(client):  # type: ignore[no-untyped-def]
     created = (await client.post("/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 5,
@@ -18,13 +20,7 @@ async def _game_and_action(client):  # type: ignore[no-untyped-def]
 async def test_a_fragment_after_a_frame_is_drawn_without_reading_the_game(client):
     game_id, auth, acted = await _game_and_action(client)
     table = client._transport.app.state.table  # type: ignore[attr-defined]
-    reads: list[str] = []
-    load_stored = table.load_stored
-
-    async def counted(game):  # type: ignore[no-untyped-def]
-        reads.append(game)
-        return await load_stored(game)
-    table.load_stored = counted
+    reads = record_calls(table, "load_stored")
 
     seen = await client.get(f"/g/{game_id}/fragment?seen={acted['version']}", headers=auth)
     assert seen.status_code == 200 and f'data-version="{acted["version"]}"' in seen.text
