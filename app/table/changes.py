@@ -46,8 +46,8 @@ def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ..
     item by item too, and its new items are set at the indexes past its old end (in order:
     each appends). A list of texts that moved on (the log's last lines: the oldest go, new
     ones come) is a drop of its first items, then appends. A list that shrank otherwise is
-    sent whole. ``shared``: top-level keys whose
-    values every viewer of a version shares (see ``shared_changes``)."""
+    sent whole. ``shared``: the top-level keys whose values every viewer of a version
+    shares (see ``shared_changes``)."""
     sets: list[list[Any]] = []
     unsets: list[list[Any]] = []
     drops: list[list[Any]] = []
@@ -90,8 +90,8 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
             if before is value or (type(before) is type(value) and before == value):
                 continue
             _compare(before, value, [*path, index], sets, unsets, drops, depth - 1)
-        # A longer list (the log, as lines are written): the new items, each set at the index
-        # one past the end, which appends it (JavaScript's ``a[a.length] = v``, apply_changes).
+        # A longer list (the log as lines are written, options): the new items, each set at
+        # the index one past the end, which appends it (JavaScript's ``a[a.length] = v``).
         sets.extend([[*path, index], new[index]] for index in range(len(old), len(new)))
     else:
         sets.append([path, new])
