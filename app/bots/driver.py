@@ -142,7 +142,9 @@ class BotDriver:
         try:
             if event.kind in ("action", "create"):
                 seats = set(event.newly_to_act) | ({event.seat} if event.seat is not None else set())
-                if not event.finished:
+                known = self._bot_seats.get(event.game_id)
+                # Most games have no bot owing anything: no task to find that out again.
+                if not event.finished and (known is None or not seats.isdisjoint(known)):
                     self.spawn(self.schedule(event.game_id, seats))
             elif event.kind in ("takeback", "takeback_declined"):  # play goes on (app/table/takeback.py)
                 self.spawn(self.schedule_every_bot(event.game_id))

@@ -270,7 +270,9 @@ class Notifier:
         if finished:
             self._spawn(self._schedule_result(game_id, version, now))
         elif newly_owing:
-            self._spawn(self._schedule(game_id, version, newly_owing, "turn", now))
+            telling = self._telling.get(game_id)
+            if telling is None or not telling.isdisjoint(newly_owing):  # most games ask for nothing
+                self._spawn(self._schedule(game_id, version, newly_owing, "turn", now))
 
     def takeback_asked(self, game_id: str, version: int) -> None:
         """A seat asks the others to let it take back a move (app/table/takeback.py)."""

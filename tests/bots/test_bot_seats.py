@@ -8,6 +8,7 @@ import pytest
 from app.bots import levels
 from app.games import LISTINGS
 
+from ..spy import record_calls
 from .conftest import auth
 
 PLAYABLE = [entry.id for entry in LISTINGS if entry.module]
@@ -157,3 +158,26 @@ async def test_a_restart_resumes_the_bots_pending_turns(sqlite_url, clock):
         await second.play_bots()
         played = {seat for seat, _ in (await second.app.state.table.action_log(game["id"]))}
         assert owing <= played
+
+
+async def test_actions_in_a_game_without_bots_ask_the_driver_nothing_once_it_knows(bots):
+    """The driver learns a game's bot seats once; after that, an action where no bot owes a
+    decision makes no work for it (the server's hot path), while a game with a bot still does."""
+    game = await new_game(bots.http, "tiny-towns", ["Ann", "Bob"], options={"monuments": False})
+    await bots.driver.settle()  # the game's creation had the driver read its seats
+    seats = [auth(s["token"]) for s in game["seats"]]
+    scheduled = record_calls(bots.driver, "schedule")
+    for _ in range(6):
+        view = (await bots.http.get(f"/api/games/{game['id']}")).json()
+        seat = view["to_act"][0]
+        mine = (await bots.http.get(f"/api/games/{game['id']}", headers=seats[seat])).json()
+        option = next(o["id"] for o in mine["options"] if o["id"] != "cancel")
+        response = await bots.http.post(f"/api/games/{game['id']}/actions", headers=seats[seat],
+                                        json={"option": option, "version": mine["version"]})
+        assert response.status_code == 200, response.text
+        await bots.driver.settle()
+    assert scheduled == [], "the driver knew the game has no bot"
+
+    with_bot = await new_game(bots.http, "tiny-towns", ["Ann", {"bot": "random"}], options={"monuments": False})
+    await bots.driver.settle()
+    assert with_bot["id"] in scheduled

@@ -248,11 +248,12 @@ async def test_the_seats_asking_to_be_told_are_read_once_per_game_however_many_a
 
 async def test_a_game_made_by_this_process_reads_no_settings_until_a_seat_asks(table, receiver):
     reads = record_calls(table.notifier, "_read_telling")
+    scheduled = record_calls(table.notifier, "_schedule")
     game = await table.new_game()
     for _ in range(3):
         await table.step(game)
-    assert reads == []
+    assert reads == [] and scheduled == [], "nobody asked: nothing read, no work started"
     assert (await table.set_channels(game, 0, urls=[receiver.url()])).status_code == 200
     await table.step(game)
     await table.step(game)
-    assert reads == [game["id"]]
+    assert reads == [game["id"]] and game["id"] in scheduled
