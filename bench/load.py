@@ -353,8 +353,7 @@ def start_servers(args: argparse.Namespace, url: str) -> list[subprocess.Popen[b
             command = ["taskset", "-c", cpus[n % len(cpus)], *command]
         servers.append(subprocess.Popen(command, cwd=args.app_dir, env=env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True))
-        if args.by_game:  # one at a time: each migrates the database on start
-            wait_healthy(f"http://127.0.0.1:{args.port + n}")
+        wait_healthy(f"http://127.0.0.1:{args.port + n}")  # one at a time: each migrates the database on start
     return servers
 
 
@@ -402,8 +401,6 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
     servers = start_servers(args, url)
     bases = [f"http://127.0.0.1:{args.port + n}" for n in range(len(servers))]
     try:
-        for base in bases:
-            wait_healthy(base)
         with httpx.Client(timeout=30) as http:
             games = new_games(http, bases, args.games, args.seats, offset=int(rate) * 1000)
         pids = [pid for server in servers for pid in process_tree(server.pid)]

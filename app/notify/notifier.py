@@ -105,9 +105,12 @@ class Notifier:
     def game_created(self, game_id: str) -> None:
         """A game just made here has no seat asking to be told: its actions need not read that."""
         if game_id not in self._telling_reads:
-            self._telling[game_id] = frozenset()
-            while len(self._telling) > KEEP_TOLD:
-                self._telling.popitem(last=False)
+            self._remember_telling(game_id, frozenset())
+
+    def _remember_telling(self, game_id: str, seats: frozenset[int]) -> None:
+        self._telling[game_id] = seats
+        while len(self._telling) > KEEP_TOLD:
+            self._telling.popitem(last=False)
 
     async def _telling_seats(self, game_id: str) -> frozenset[int]:
         seats = self._telling.get(game_id)
@@ -130,9 +133,7 @@ class Notifier:
             raise
         if self._telling_reads.get(game_id) is mine:  # not forgotten while reading
             del self._telling_reads[game_id]
-            self._telling[game_id] = seats
-            while len(self._telling) > KEEP_TOLD:
-                self._telling.popitem(last=False)
+            self._remember_telling(game_id, seats)
         return seats
 
     def now(self) -> float:

@@ -6,34 +6,28 @@ version shares (one object, see ``Views``) has its changes worked out once per v
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
+
+from .memo import ByIdentity
 
 DIFF_DEPTH = 6  # below this a changed value is resent whole
 
+Changes = tuple[list[list[Any]], list[list[Any]], list[list[Any]]]  # sets, unsets, drops
 # What changed between two versions of a part every viewer of a game shares (the public
 # part: one object per game version, see ``Views``): worked out once, not once per socket
-# and once more for the change test. Keyed by the two objects' ids; the entry keeps both
-# objects, so an id is not reused while it is here.
-Changes = tuple[list[list[Any]], list[list[Any]], list[list[Any]]]  # sets, unsets, drops
-_SHARED_CHANGES: OrderedDict[tuple[int, int], tuple[Any, Any, Changes]] = OrderedDict()
-KEEP_SHARED_CHANGES = 256  # a version's frames go out within moments of its action
+# and once more for the change test. A version's frames go out within moments of its action.
+_SHARED_CHANGES: ByIdentity[Changes] = ByIdentity(256)
 
 
 def shared_changes(old: Any, new: Any) -> Changes:
     """(sets, unsets, drops) turning the shared part ``old`` into ``new``, paths relative to
     the part; all empty when they are equal. Neither object may change afterwards."""
-    key = (id(old), id(new))
-    kept = _SHARED_CHANGES.get(key)
-    if kept is not None and kept[0] is old and kept[1] is new:
-        return kept[2]
-    changes: Changes = ([], [], [])
-    if old is not new and not (type(old) is type(new) and old == new):
-        _compare(old, new, [], *changes, DIFF_DEPTH - 1)
-    _SHARED_CHANGES[key] = (old, new, changes)
-    while len(_SHARED_CHANGES) > KEEP_SHARED_CHANGES:
-        _SHARED_CHANGES.popitem(last=False)
-    return changes
+    def work_out() -> Changes:
+        changes: Changes = ([], [], [])
+        if old is not new and not (type(old) is type(new) and old == new):
+            _compare(old, new, [], *changes, DIFF_DEPTH - 1)
+        return changes
+    return _SHARED_CHANGES.get((old, new), None, work_out)
 
 
 def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ...] = ()) -> dict[str, Any]:

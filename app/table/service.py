@@ -39,6 +39,7 @@ from .changes import shared_changes
 from .chat import Chat, check_policy
 from .endings import Endings, ending_result
 from .logtimes import LogTimes, stamp
+from .memo import ByIdentity
 from .rematch import Rematch
 from .events import TableEvent, TableEvents
 from .seats import Viewer, bot_level, bot_name, clean_name
@@ -706,7 +707,7 @@ class Views:
         part is built to tell; otherwise only the seats' own parts are compared."""
         new, old = self.core(None), before.core(None)
         # The public part's changes are worked out here once, then each socket's frame reuses them.
-        if any(shared_changes(old["public"], new["public"])) or any(new[k] != old[k] for k in _COMMON[1:]):
+        if any(shared_changes(old["public"], new["public"])) or any(new[k] != old[k] for k in _COMMON if k != "public"):
             return [True] * (seats + 1)
         return [any(self.core(s)[k] != before.core(s)[k] for k in _OWN) for s in range(seats)] + [False]
 
@@ -761,7 +762,7 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
     }
 
 
-_NAMED_LOGS: OrderedDict[tuple[int, tuple[str | None, ...], int, int], tuple[object, object, list[str]]] = OrderedDict()
+_NAMED_LOGS: ByIdentity[list[str]] = ByIdentity(KEEP_VIEWS * 4)
 
 
 def _named_log(lines: list[str], total: int, names: list[str | None], display: list[str],
@@ -769,16 +770,10 @@ def _named_log(lines: list[str], total: int, names: list[str | None], display: l
     """The log with players' names written in and the table's lines put in. Every viewer
     of a game version shares one list of lines (see ``Views``), so it is written once
     per version and names, not once per frame."""
-    key = (id(lines), tuple(names), id(table_lines), len(table_lines))
-    kept = _NAMED_LOGS.get(key)
-    if kept is not None and kept[0] is lines and kept[1] is table_lines:
-        return kept[2]
-    shown = tuple(display)
-    named = merge_table_lines([_named_line(line, shown) for line in lines], total, table_lines)
-    _NAMED_LOGS[key] = (lines, table_lines, named)  # the objects are kept, so their ids are not reused
-    while len(_NAMED_LOGS) > KEEP_VIEWS * 4:
-        _NAMED_LOGS.popitem(last=False)
-    return named
+    def write() -> list[str]:
+        shown = tuple(display)
+        return merge_table_lines([_named_line(line, shown) for line in lines], total, table_lines)
+    return _NAMED_LOGS.get((lines, table_lines), (tuple(names), len(table_lines)), write)
 
 
 @lru_cache(maxsize=8192)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from collections import OrderedDict
 from typing import Any, Callable
 
 from app.games import get_title
+from app.table.memo import ByIdentity
 
 
 PLAYER_NUMBER = re.compile(r"\b([Pp]layer|[Ss]eat) (\d+)\b")  # "Seat 2 starts", "player 2's store"
@@ -118,23 +118,12 @@ def _and(items: list[str]) -> str:
 # Drawn parts of boards, per view part and the few page facts they also show. A view's
 # parts that did not change between versions are the very same objects (the titles'
 # views remember them, see app/games/tiny_towns/view.py), so a board redrawn after an
-# action draws again only what the action changed; the entry keeps the part, so its id
-# is not reused while it is here.
-_DRAWN: OrderedDict[tuple[int, Any], tuple[object, Any]] = OrderedDict()
-KEEP_DRAWN = 4096
+# action draws again only what the action changed.
+_DRAWN: ByIdentity[Any] = ByIdentity(4096)
 
 
 def drawn_once(part: object, facts: tuple[Any, ...], draw: Callable[..., Any], *args: Any) -> Any:
     """``draw(*args)`` (a template macro), remembered for this view ``part`` and ``facts``:
     ``facts`` must name everything else the drawing shows, and the drawing must not
     depend on the viewer (only on the part and the facts)."""
-    key = (id(part), facts)
-    kept = _DRAWN.get(key)
-    if kept is not None and kept[0] is part:
-        _DRAWN.move_to_end(key)
-        return kept[1]
-    drawn = draw(*args)
-    _DRAWN[key] = (part, drawn)
-    while len(_DRAWN) > KEEP_DRAWN:
-        _DRAWN.popitem(last=False)
-    return drawn
+    return _DRAWN.get((part,), facts, lambda: draw(*args))
