@@ -120,10 +120,16 @@
   }
 
   async function load() {
-    try {
-      const response = await fetch(api, { headers: auth, cache: "no-store" });
-      if (response.ok) show(await response.json());
-    } catch (err) { /* offline: the panel stays as it is */ }
+    // A busy or restarting server (503, 429, a dropped connection) gets two more tries, so
+    // the bell does not stay wrong, nor the usual settings unapplied, for the whole visit.
+    for (const pause of [0, 1000, 3000]) {
+      if (pause) await new Promise(function (resolve) { setTimeout(resolve, pause); });
+      try {
+        const response = await fetch(api, { headers: auth, cache: "no-store" });
+        if (response.ok) { show(await response.json()); return; }
+        if (response.status < 429) return; // refused for good (a bad seat link): the panel stays as it is
+      } catch (err) { /* offline or dropped: try again */ }
+    }
   }
 
   async function send(method, path, body) {

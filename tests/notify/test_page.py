@@ -48,6 +48,17 @@ def _page(browser: Any, width: int = 1280) -> Any:  # noqa: F811
     return browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True).new_page()
 
 
+def _wait_for_bell(page: Any, text: str) -> None:
+    """Wait for the bell to say ``text``; on a timeout, say what the page showed instead."""
+    try:
+        page.wait_for_function(f"document.getElementById('notify-open').textContent === {text!r}")
+    except Exception as timeout:
+        shown = page.evaluate("[document.getElementById('notify-open').textContent, "
+                              "document.getElementById('notify-message').textContent, "
+                              "localStorage.getItem('keydom.notify.usual')]")
+        raise AssertionError(f"the bell never said {text!r}; bell, message, usual settings: {shown}") from timeout
+
+
 def _is_view_fetch(response: Any, game_id: str) -> bool:
     return response.request.method == "GET" and response.url.endswith(f"/api/games/{game_id}")
 
@@ -156,14 +167,14 @@ def test_settings_made_once_are_used_in_every_game_this_browser_joins(server, br
     page.wait_for_function("document.getElementById('notify-message').textContent.startsWith('Saved')")
     # The next game this browser joins is told the same, with no click.
     page.goto(second["seats"][0]["url"])
-    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notifying'")
+    _wait_for_bell(page, "Notifying")
     assert _seat_settings(server, second, 0)["urls"] == [receiver.url("ann")]
     # Unticked: offered in one click instead.
     page.click("#notify-open")
     page.uncheck("#notify-every")
     page.click("#notify-close")
     page.goto(third["seats"][0]["url"])
-    page.wait_for_function("document.getElementById('notify-open').textContent === 'Notify as usual?'")
+    _wait_for_bell(page, "Notify as usual?")
     assert _seat_settings(server, third, 0)["urls"] == []
     page.click("#notify-open")
     assert "ann" in page.text_content("#notify-usual-text") or "json://" in page.text_content("#notify-usual-text")
