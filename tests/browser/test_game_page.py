@@ -158,3 +158,30 @@ def test_reopening_a_seat_asks_first(live_server, browser):
     seats = httpx.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
     assert len(asked) == 2 and seats[1]["name"] != "Bob"
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_square_of_your_tiny_towns_town_is_in_view_while_you_place(live_server, browser, size):
+    """Placing a resource may go on any empty square: all sixteen must be clickable without
+    scrolling, with the question above them (at 1366×900 the town once sat under the cards and
+    its last row was cut in half). Four players, monuments: the fullest page."""
+    base = live_server.url
+    response = httpx.post(f"{base}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob", "Cy", "Di"],
+                                                     "seed": 5, "options": {"monuments": True}})
+    assert response.status_code == 201, response.text
+    game = response.json()
+    for seat in range(4):  # each keeps a monument; then the Master Builder names a resource
+        act(base, game, seat, next(o["id"] for o in view(base, game, seat)["options"] if o["id"] != "cancel"))
+    builder = acting(base, game)
+    act(base, game, builder, next(o["id"] for o in view(base, game, builder)["options"] if o["id"] != "cancel"))
+    squares = [o["id"] for o in view(base, game, 0)["options"] if o["kind"] == "place"]
+    assert len(squares) == 16, squares
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    page.goto(game["seats"][0]["url"])
+    page.wait_for_selector("#game-body [data-option]")
+    hidden = [o for o in squares if not page.locator(f"#game-body .town.mine [data-option='{o}']").evaluate(IN_VIEW)]
+    question = page.locator(".bar-prompt")
+    assert question.is_visible() and question.evaluate(IN_VIEW)
+    context.close()
+    assert hidden == []
