@@ -20,7 +20,8 @@ from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import AROUND, BIT, BOARDS_KEPT, NEAR, BoardKey, Game, Player, board_groups, board_key, board_spaces, listed
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, BoardKey, Game, Player, TurnListing, board_groups, board_key,
+                    board_spaces, listed, listed_turn)
 
 Seat = int
 
@@ -41,6 +42,9 @@ def tile_of(g: Game, option_id: str) -> str:
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
+    turn = listed_turn(state, seat)
+    if turn is not None:  # the turn itself: its options worked out kind by kind, as asked
+        return turn_choice(state, state.players[seat], turn, rng)
     offered = listed(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
@@ -49,31 +53,27 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     step = state.queue[0]["do"] if state.queue else None
     if step == "bid":
         return bid_choice(state, p, onward)
-    if step is None:
-        return turn_choice(state, p, onward, by_kind(offered), rng)
     return step_choice(state, p, onward, by_kind(offered), rng)
 
 
-def turn_choice(g: Game, p: Player, onward: list[str], of: dict[str, list[str]], rng: Rng) -> str:
+def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
     """Own store first, then a good purchase, a strong worker, the registry, a ripe group,
-    a worker worth playing. (``of``: the options ``by_kind``.)"""
-    takes = of.get("take", [])
-    mine = f"take:{p.seat}:"
-    own = [o for o in takes if o.startswith(mine)]
+    a worker worth playing. (``turn``: the turn's options, each kind listed when asked.)"""
+    own = turn.own_takes()
     if own:
         return own[0]
     if sum(p.counters.values()) >= 6:  # enough to buy with
-        buys = [o for o in takes if touching(p, tile_of(g, o)) >= 2]
+        buys = [o for o in turn.of("take") if touching(p, tile_of(g, o)) >= 2]
         if buys:
             return max(buys, key=lambda o: touching(p, tile_of(g, o)))
-    registry = of.get("registry")
+    registry = turn.of("registry")
     # With the registry to fall back on, only a strong play matters.
-    best_play, worth = best_worker(g, p, of.get("play", []), STRONG if registry else None)
+    best_play, worth = best_worker(g, p, turn.of("play"), STRONG if registry else None)
     if best_play and worth >= STRONG:
         return best_play
     if registry:
         return max(registry, key=lambda o: (touching(p, g.registry[int(o[9:])]), -int(o[9:])))  # "registry:<slot>"
-    harvests = of.get("harvest", [])
+    harvests = turn.of("harvest")
     if harvests:
         ripe_in = ripe_by_group(frozenset(p.fields.items()))
         ripe = {o: ripe_in[o[8:]] for o in harvests}

@@ -1390,7 +1390,7 @@ class _Listed(threading.local):
     read here directly: a choice found in the kept list needs no other check, since a game
     that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
 
-    last: tuple[Game, Seat, list[Option]] | None = None
+    last: tuple[Game, Seat, list[Option] | TurnListing] | None = None
 
 
 _LISTED = _Listed()
@@ -1403,16 +1403,77 @@ def listed(g: Game, seat: Seat) -> list[Option]:
     return out
 
 
+class TurnListing:
+    """A turn's options for the bot, kind by kind, each worked out the first time it is asked
+    (``turn_options`` works out every kind at once): the bot mostly settles on its own store,
+    the registry or a strong worker and never needs the rest, the groups to harvest above all.
+    ``apply`` takes a choice found among the kinds worked out without another check."""
+
+    __slots__ = ("g", "p", "ids")
+
+    def __init__(self, g: Game, p: Player) -> None:
+        self.g, self.p = g, p
+        self.ids: dict[str, list[str]] = {"end": ["end"]}
+
+    def of(self, kind: str) -> list[str]:
+        """The option ids of one kind ("harvest", "play", "remove", "take" or "registry"), in
+        ``turn_options``' order; none when this turn's actions rule that kind out."""
+        ids = self.ids.get(kind)
+        if ids is None:
+            g, p = self.g, self.p
+            action, listing = TURN_KINDS[kind]
+            ids = self.ids[kind] = [o.id for o in listing(g, p)] if can_take(g, action) else []
+        return ids
+
+    def own_takes(self) -> list[str]:
+        """The first "take" ids: the seat's own store, always free to take (``transfer_options``
+        lists it first), worked out without the other stores."""
+        ids = self.ids.get(OWN_TAKES)
+        if ids is None:
+            p = self.p
+            ids = self.ids[OWN_TAKES] = [f"take:{p.seat}:{slot}" for slot in range(len(p.store))] \
+                if can_take(self.g, TRANSFER) else []
+        return ids
+
+    def has(self, option_id: str) -> bool:
+        kind = option_id.split(":", 1)[0]
+        ids = self.ids.get(kind)
+        if ids is not None and option_id in ids:
+            return True
+        return kind == "take" and option_id in self.ids.get(OWN_TAKES, ())
+
+
+OWN_TAKES = "take from one's own store"  # TurnListing's key for ``own_takes``
+TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[Option]]]] = {
+    "harvest": (HARVEST, lambda g, p: harvest_options(p)), "play": (WORKER, play_options),
+    "remove": (WORKER, lambda g, p: remove_options(p)), "take": (TRANSFER, transfer_options),
+    "registry": (REGISTRY, registry_options)}
+
+
+def listed_turn(g: Game, seat: Seat) -> TurnListing | None:
+    """``listed`` for the turn player at the turn itself (nothing queued): its options kind by
+    kind, as asked; None at any other moment."""
+    if g.queue or g.phase != PLAY or seat != g.turn:
+        return None
+    out = TurnListing(g, g.players[seat])
+    _LISTED.last = (g, seat, out)
+    return out
+
+
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     last, _LISTED.last = _LISTED.last, None
     if last is not None and last[0] is g and last[1] == seat and isinstance(seat, int):
         kept = last[2]
-        for o in kept:
-            if o.id == option_id:
-                break
+        if type(kept) is TurnListing:
+            if not kept.has(option_id):
+                check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
         else:
-            check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
+            for o in kept:
+                if o.id == option_id:
+                    break
+            else:
+                check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     g = clone(g, share_players=True)

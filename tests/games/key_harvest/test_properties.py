@@ -206,3 +206,30 @@ def test_options_the_bot_listed_are_reused_once_and_only_for_that_game_and_seat(
     with pytest.raises(AssertionError, match="listed twice"), monkeypatch.context() as patch:
         patch.setattr(kh.rules, "options", listing_again)
         kh.apply(g, 0, offered[0])  # the kept list was used once: listed afresh
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_turn_listed_kind_by_kind_matches_the_whole_list(players):
+    """``rules.TurnListing`` (the bot's turn, each kind of option worked out when asked) gives
+    every kind exactly as ``options`` lists it, its own-store takes as the first takes, and
+    ``apply`` accepts what it worked out and nothing else without the full check."""
+    turns = 0
+    for seed in range(6):
+        g, rng = kh.setup(players, {}, seed), Rng(seed)
+        while kh.result(g) is None:
+            seat = min(kh.to_act(g))
+            turn = kh.rules.listed_turn(g, seat)
+            kh.rules._LISTED.last = None
+            if turn is not None:
+                turns += 1
+                offered = kh.options(g, seat)
+                for kind in ("harvest", "play", "remove", "take", "registry"):
+                    assert turn.of(kind) == [o.id for o in offered if o.kind == kind], kind
+                own = [o.id for o in offered if o.id.startswith(f"take:{seat}:")]
+                assert turn.own_takes() == own == turn.of("take")[:len(own)]
+                assert all(turn.has(o.id) for o in offered) and not turn.has("take:9:0")
+                assert not turn.has("harvest:Z9") and not turn.has("confirm")
+            else:
+                assert not kh.options(g, seat) or g.queue or g.phase != "play"
+            g = kh.apply(g, seat, bot.choose(g, seat, rng))
+    assert turns > 100
