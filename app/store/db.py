@@ -36,9 +36,10 @@ class ActionWriter:
 
     Whatever actions are waiting when the thread is free go into one transaction, so the
     disk wait of a durable COMMIT is paid once per batch instead of once per action; under
-    load batches grow by themselves, with no added delay when it is quiet. Each action runs
-    in its own SAVEPOINT: one that fails (a stale version, a write that breaks halfway) is
-    rolled back alone and the others still commit. Nobody is answered before COMMIT has
+    load batches grow by themselves, with no added delay when it is quiet. In a batch of
+    several, each action runs in its own SAVEPOINT: one that fails (a stale version, a write
+    that breaks halfway) is rolled back alone and the others still commit; an action alone
+    in its batch that fails rolls the whole transaction back. Nobody is answered before COMMIT has
     returned; if COMMIT fails, every action of that batch gets the error and none is kept.
     """
 
@@ -96,36 +97,53 @@ class ActionWriter:
             self._conn = self._writes.connect()
         return self._conn
 
+    def _end(self, dbapi: Any) -> None:
+        """COMMIT: the moment the batch reaches the disk (a method of its own so the
+        durability tests can make it fail as a full disk would)."""
+        dbapi.execute("COMMIT")
+
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop,
                                         asyncio.Future[Any]]]) -> None:
+        # BEGIN, the savepoints and COMMIT go straight to the driver: SQLAlchemy's own
+        # transaction (an object, its events, exec_driver_sql) cost about as much as the
+        # action's two writes, once per batch, and batches are of one action at moderate rates.
         outcomes: list[tuple[bool, Any]] = []
+        conn: Connection | None = None
         try:
             conn = self._connection()
-            with conn.begin():
-                # Each action in a savepoint of its own, through the driver: SQLAlchemy's
-                # begin_nested() names each savepoint afresh, so compiles its SQL every time.
-                dbapi = conn.connection.dbapi_connection
-                assert dbapi is not None
-                for write, _loop, _future in batch:
+            dbapi = conn.connection.dbapi_connection
+            assert dbapi is not None
+            dbapi.execute("BEGIN IMMEDIATE")
+            alone = len(batch) == 1  # no savepoint needed: a refusal rolls back everything there is
+            for write, _loop, _future in batch:
+                if not alone:
                     dbapi.execute("SAVEPOINT action")
-                    try:
-                        outcomes.append((True, write(conn)))
-                    except Exception as refused:  # this action only; its savepoint is undone
-                        if not dbapi.in_transaction:  # type: ignore[attr-defined]
-                            # SQLite itself rolled the whole transaction back (disk full,
-                            # I/O error): the earlier actions are gone too, so all must fail.
-                            raise
-                        dbapi.execute("ROLLBACK TO action")
-                        outcomes.append((False, refused))
+                try:
+                    outcomes.append((True, write(conn)))
+                except Exception as refused:  # this action only; its savepoint is undone
+                    if not dbapi.in_transaction:  # type: ignore[attr-defined]
+                        # SQLite itself rolled the whole transaction back (disk full,
+                        # I/O error): the earlier actions are gone too, so all must fail.
+                        raise
+                    dbapi.execute("ROLLBACK" if alone else "ROLLBACK TO action")
+                    outcomes.append((False, refused))
+                if not alone:
                     dbapi.execute("RELEASE action")
-            self.transactions += 1
+            if dbapi.in_transaction:  # type: ignore[attr-defined]  # (not if a lone action was refused)
+                self._end(dbapi)
+                self.transactions += 1
             self.committed += sum(ok for ok, _ in outcomes)
         except Exception as failed:  # BEGIN or COMMIT failed: nothing of this batch is stored
             log.error("an action transaction failed (%d actions refused): %s", len(batch), failed)
             if self._conn is not None:  # back to the pool, which rolls back whatever is left open
                 self._conn.close()
                 self._conn = None
+            conn = None
             outcomes = [(False, failed)] * len(batch)
+        if conn is not None and conn.in_transaction():
+            # A write that went through SQLAlchemy (the clocks' statements) left it thinking a
+            # transaction is open; the driver's is over, so this only resets its bookkeeping.
+            conn.rollback()
         for (_write, loop, future), (ok, value) in zip(batch, outcomes):
             try:
                 loop.call_soon_threadsafe(_settle, future, ok, value)
@@ -320,5 +338,7 @@ def _sqlite_recipe(sync_engine: Engine, synchronous: str = "FULL") -> None:
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(conn):  # type: ignore[no-untyped-def]
+        if getattr(conn.connection.dbapi_connection, "in_transaction", False):
+            return  # the action writer began it at the driver; statements through SQLAlchemy join it
         immediate = conn.get_execution_options().get("keydom_write")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

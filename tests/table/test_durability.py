@@ -14,9 +14,10 @@ import asyncio
 import random
 import sqlite3
 import threading
+from typing import Callable
 
 import pytest
-from sqlalchemy import event, text, update
+from sqlalchemy import text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from app.hub.local import Hub
@@ -36,16 +37,13 @@ async def new_table(url: str) -> Table:
     return Table(Database(url), Hub())
 
 
-def count_commits(db: Database) -> list[int]:
-    """Commits of the action writer's transactions (a SAVEPOINT release is not one)."""
-    commits = [0]
-
-    def on_commit(_conn) -> None:  # type: ignore[no-untyped-def]
-        commits[0] += 1
-
-    assert db.action_engine is not None
-    event.listen(db.action_engine, "commit", on_commit)
-    return commits
+def count_commits(db: Database) -> "Callable[[], int]":
+    """The action writer's transactions committed since this call (a SAVEPOINT release is
+    not one), counted by the writer itself: its COMMIT goes straight to the driver."""
+    writer = db.writer
+    assert writer is not None
+    start = writer.transactions
+    return lambda: writer.transactions - start
 
 
 async def choose(table: Table, game_id: str, rng: random.Random) -> tuple[int, str, int] | None:
@@ -129,7 +127,7 @@ async def test_concurrent_actions_on_many_games_all_land_and_replay(sqlite_url):
         for game_id in games:
             assert len(await table.action_log(game_id)) == acknowledged[game_id]
             assert await table.replay_matches_snapshot(game_id), f"{game_id} does not replay to its snapshot"
-        assert commits[0] < total, f"{total} actions took {commits[0]} commits: no two shared a transaction"
+        assert commits() < total, f"{total} actions took {commits()} commits: no two shared a transaction"
     finally:
         await table.db.dispose()
 
@@ -157,7 +155,7 @@ async def test_a_stale_action_in_a_batch_fails_alone(sqlite_url):
         outcomes = await asyncio.gather(*racing, return_exceptions=True)
         for task in others:
             await task  # answered done
-        assert commits[0] <= 2, "the four queued actions should have shared one transaction"
+        assert commits() <= 2, "the four queued actions should have shared one transaction"
         stale = [o for o in outcomes if isinstance(o, BaseException)]
         assert len(stale) == 1 and isinstance(stale[0], StaleVersion), outcomes
         assert stale[0].status == 409
@@ -201,14 +199,19 @@ async def test_a_failed_commit_acknowledges_no_action_of_its_batch(sqlite_url):
         assert table.db.action_engine is not None
         failing = {"on": True}
 
-        def disk_full(_conn) -> None:  # type: ignore[no-untyped-def]
-            if failing["on"]:
-                raise OperationalError("COMMIT", {}, sqlite3.OperationalError("database or disk is full"))
+        writer = table.db.writer
+        assert writer is not None
+        commit = writer._end
 
-        event.listen(table.db.action_engine, "commit", disk_full)
+        def disk_full(dbapi) -> None:  # type: ignore[no-untyped-def]
+            if failing["on"]:
+                raise sqlite3.OperationalError("database or disk is full")
+            commit(dbapi)
+
+        writer._end = disk_full  # type: ignore[method-assign]
         outcomes = await in_one_batch(table, sqlite_url, games, picks)
         failing["on"] = False
-        assert all(isinstance(o, OperationalError) for o in outcomes), outcomes
+        assert all(isinstance(o, sqlite3.OperationalError) for o in outcomes), outcomes
         for game_id, (seat, option, version) in zip(games, picks):
             assert await table.action_log(game_id) == []
             assert table.cache.get(game_id, 1) is None, "a refused action's state was cached"
@@ -290,5 +293,43 @@ async def test_a_write_that_loses_the_whole_transaction_fails_its_whole_batch(sq
             assert answered_done == (versions[game_id] == 1), (game_id, outcome, versions)
         assert all(isinstance(o, OperationalError) for o in outcomes), outcomes
         assert await db.commit_action(bump(games[1]), None) == games[1]  # type: ignore[arg-type]
+    finally:
+        await db.dispose()
+
+
+async def test_an_action_refused_alone_in_its_transaction_leaves_nothing_behind(sqlite_url):
+    """A batch of one runs without a savepoint: a write refused after its first statement
+    (here through SQLAlchemy, as the clocks write) is rolled back whole, and the writer goes
+    on committing, through the driver or through SQLAlchemy, on the same connection."""
+    table = await new_table(sqlite_url)
+    db = table.db
+    try:
+        games = [(await table.create_game("tiny-towns", ["A", "B"], seed=g)).id for g in range(2)]
+
+        def set_version(game_id: str, version: int, then_refuse: bool):  # type: ignore[no-untyped-def]
+            def write(conn) -> int:  # type: ignore[no-untyped-def]
+                conn.execute(update(GAMES_TABLE).where(GAMES_TABLE.c.id == game_id).values(version=version))
+                if then_refuse:
+                    raise StaleVersion("refused after its first statement")
+                return version
+            return write
+
+        def raw_version(game_id: str, version: int):  # type: ignore[no-untyped-def]
+            def write(conn) -> int:  # type: ignore[no-untyped-def]
+                conn.connection.dbapi_connection.execute("UPDATE games SET version = ? WHERE id = ?", (version, game_id))
+                return version
+            return write
+
+        commits = count_commits(db)
+        with pytest.raises(StaleVersion):
+            await db.commit_action(set_version(games[0], 7, True), None)  # type: ignore[arg-type]
+        assert await db.commit_action(set_version(games[1], 3, False), None) == 3  # type: ignore[arg-type]
+        assert await db.commit_action(raw_version(games[0], 5), None) == 5  # type: ignore[arg-type]
+        with pytest.raises(StaleVersion):
+            await db.commit_action(set_version(games[1], 9, True), None)  # type: ignore[arg-type]
+        with sqlite3.connect(sqlite_path(sqlite_url)) as raw:
+            versions = dict(raw.execute("SELECT id, version FROM games").fetchall())
+        assert versions == {games[0]: 5, games[1]: 3}
+        assert commits() == 2, "only the two accepted writes committed"
     finally:
         await db.dispose()
