@@ -288,7 +288,6 @@ def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
 
 def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str | None]:
     """The value of the card's best use and that use's option id (None: discard)."""
-    season = season_name(g)
     if c.kind == "keyple":
         best: tuple[float, str | None] = (-1.0, None)
         goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
@@ -307,9 +306,15 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
             if v > best[0]:
                 best = (v, use)
         return best
-    spot = best_spot(p, c)
+    return village_card_worth(g, p, c, want), best_spot(p, c)
+
+
+def village_card_worth(g: Game, p: Player, c: Card, want: set[str]) -> float:
+    """``card_value`` of a card built in the village, without its place: only the picked
+    card's place is ever used, so a pick finds it for that card alone."""
+    season = season_name(g)
     if c.kind == "scorer":
-        return c.panels[0].points + alone(p, c) + 0.5, spot
+        return c.panels[0].points + alone(p, c) + 0.5
     v = built_worth(c)
     if c.animals:
         v += sum(2.0 for a in c.animals if a in want or "animal" in want)
@@ -322,7 +327,7 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
         near = sum(x["res"].get(r, 0) for x in p.village for r in c.accepts)
         makers = sum(1 for x in p.village if makes(CARDS[x["card"]]) & set(c.accepts))
         v += c.store_points * min(4, 0.5 * near + makers) * EARLY.get(season, 1) / 2 if season != "winter" else 0
-    return v, spot
+    return v
 
 
 _built_worths: dict[str, float] = {}  # by card id: content does not change
@@ -498,10 +503,16 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
             scored, values = [], {}
             for o in offered:
                 cid = o.removeprefix("pick:")
-                values[cid] = card_value(g, p, CARDS[cid], want)
+                c = CARDS[cid]
+                values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
+                    (village_card_worth(g, p, c, want), None)
                 scored.append((values[cid][0] + rng.randrange(100) / 1000, o))
-            _picked[seat] = (g, values, want)
-            return max(scored)[1]
+            picked = max(scored)[1]
+            cid = picked.removeprefix("pick:")
+            if CARDS[cid].kind != "keyple":  # the place of the picked card alone is ever used
+                values[cid] = (values[cid][0], best_spot(p, CARDS[cid]))
+            _picked[seat] = (g, {cid: values[cid]}, want)
+            return picked
         v, use, want = picked_value(g, p)
         if use in offered and (g.phase == WINTER_K or v >= token_worth(want) + 0.2):
             return use
