@@ -28,14 +28,28 @@ Seat = int
 EARLY = {"spring": 3, "summer": 2, "autumn": 1, "winter": -2}
 
 
-def goals(g: Game, p: Player) -> set[str]:
+def goals(g: Game, p: Player) -> frozenset[str]:
+    # the winter K cards and the village's cards change seldom: their words are kept by them
+    key = (tuple(p.winter_k), tuple([e["card"] for e in p.village]))
+    words = _goals_known.get(key)
+    if words is None:
+        if len(_goals_known) > 20000:  # a bound, not a policy
+            _goals_known.clear()
+        words = _goals_known[key] = _goals(p)
+    return words
+
+
+_goals_known: dict[tuple[tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}  # a pure function of its key
+
+
+def _goals(p: Player) -> frozenset[str]:
     words: set[str] = set()
     for cid in p.winter_k:
         words |= slot_words(cid)
     for e in p.village:
         if cid_words := slot_words(e["card"]):
             words |= cid_words
-    return words
+    return frozenset(words)
 
 
 _slot_words: dict[str, frozenset[str]] = {}  # by card id: content does not change
@@ -53,7 +67,7 @@ _BASIC = frozenset(BASIC)
 _SKILL_WORDS = frozenset(SKILLS + ("skill",))
 
 
-def effect_value(p: Player, e: Effect, want: set[str], own: bool) -> float:
+def effect_value(p: Player, e: Effect, want: frozenset[str], own: bool) -> float:
     if e.kind == "gain":
         return e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
     if e.kind == "any":
@@ -72,7 +86,7 @@ def effect_value(p: Player, e: Effect, want: set[str], own: bool) -> float:
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
-def token_worth(want: set[str]) -> float:
+def token_worth(want: frozenset[str]) -> float:
     """What a keyple token is worth to keep (a winter card scoring tokens makes it more)."""
     return 2.2 if "token" in want else 0.8
 
@@ -94,7 +108,18 @@ def flippable(p: Player) -> int:
     return sum(e["tiles"].count("house") for e in p.village)
 
 
-def action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bool) -> float:
+def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
+    if not own:
+        # on a neighbour's building only the gains count: the worth reads the goals and
+        # whether the seat holds a skill tile (to convert), so it is kept by those for
+        # every decision (the action is the content's own object: its id() is never reused)
+        shared = (id(action), want, any(p.skills.values()) or any(p.doubles.values()))
+        worth = _gains_worth.get(shared)
+        if worth is None:
+            if len(_gains_worth) > 50000:  # a bound, not a policy
+                _gains_worth.clear()
+            worth = _gains_worth[shared] = _action_value(p, action, want, own)
+        return worth
     # the same building's action is weighed for many cards in one decision; the memo keeps
     # the objects it was asked about, so a key is never another object's reused id()
     key = ("action", id(p), id(action), id(want), own)
@@ -106,7 +131,7 @@ def action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: boo
     return value
 
 
-def _action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bool) -> float:
+def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
     ups = sum(e.amount for e in action if e.kind == "upgrade") if own else 0
     if not ups:
         return sum(effect_value(p, e, want, own) for e in action)
@@ -120,6 +145,7 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: set[str], own: bo
     return v + 0.6 * min(ups, flippable(p))
 
 
+_gains_worth: dict[tuple[int, frozenset[str], bool], float] = {}  # a neighbour's action, by (id, goals, holds a skill)
 _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
 
 
@@ -286,7 +312,7 @@ def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
     return trimmed
 
 
-def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str | None]:
+def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float, str | None]:
     """The value of the card's best use and that use's option id (None: discard)."""
     if c.kind == "keyple":
         best: tuple[float, str | None] = (-1.0, None)
@@ -309,7 +335,7 @@ def card_value(g: Game, p: Player, c: Card, want: set[str]) -> tuple[float, str 
     return village_card_worth(g, p, c, want), best_spot(p, c)
 
 
-def village_card_worth(g: Game, p: Player, c: Card, want: set[str]) -> float:
+def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> float:
     """``card_value`` of a card built in the village, without its place: only the picked
     card's place is ever used, so a pick finds it for that card alone."""
     season = season_name(g)
@@ -526,10 +552,10 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
 # Each seat's card values at its last pick, with the game they were weighed in and its goals:
 # the next step, using the picked card, weighs it again in a game that differs only in
 # secret choices.
-_picked: dict[Seat, tuple[Game, dict[str, tuple[float, str | None]], set[str]]] = {}
+_picked: dict[Seat, tuple[Game, dict[str, tuple[float, str | None]], frozenset[str]]] = {}
 
 
-def picked_value(g: Game, p: Player) -> tuple[float, str | None, set[str]]:
+def picked_value(g: Game, p: Player) -> tuple[float, str | None, frozenset[str]]:
     """card_value of the picked card and the goals it was weighed with, as at the pick when
     nothing they read has changed since (the goals read the winter K cards and the village)."""
     weighed = _picked.pop(p.seat, None)
@@ -560,7 +586,7 @@ def needs(p: Player, e: Entry) -> dict[str, int]:
     return {r: n - e["res"].get(r, 0) for r, n in c.costs[level].resources if n > e["res"].get(r, 0)}
 
 
-def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
+def job_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> str:
     job: dict[str, Any] = p.jobs[0]
     if job["do"] == "any":
         return f"take:{any_choice(p, find(p, job['onto']), want)}"
@@ -580,7 +606,7 @@ def job_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
     return transport_choice(p, offered)
 
 
-def any_choice(p: Player, onto: Entry, want: set[str]) -> str:
+def any_choice(p: Player, onto: Entry, want: frozenset[str]) -> str:
     """The resource to take onto ``onto``: what it lacks for its next upgrade, else what the
     nearest card lacking one (or a store taking one) wants, else what a winter card wants."""
     missing = needs(p, onto)
@@ -642,7 +668,7 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     return best
 
 
-def token_choice(g: Game, p: Player, offered: list[str], want: set[str]) -> str:
+def token_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> str:
     # tokens a winter card scores are kept unless an activation is clearly worth more
     best, best_v = "done", 2.8 if "token" in want else 0.9
     for o in offered:
