@@ -1030,8 +1030,18 @@ class OptionId(NamedTuple):
     id: str
 
 
+_option_ids: dict[str, OptionId] = {}  # one per id: an OptionId is immutable, and making one is slow
+
+
+def _as_options(ids: list[str]) -> list[OptionId]:
+    known = _option_ids
+    if len(known) > 50000:  # a bound, not a policy: ids recur (cards, places, moves)
+        known.clear()
+    return [known.get(i) or known.setdefault(i, OptionId(i)) for i in ids]
+
+
 # What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(lambda g, seat: [OptionId(i) for i in option_ids(g, seat)])
+_LISTED = ListedOnce(lambda g, seat: _as_options(option_ids(g, seat)))
 
 
 def listed(g: Game, seat: Seat) -> list[str]:
