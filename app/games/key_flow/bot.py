@@ -351,7 +351,8 @@ def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> flo
         v += 3 if "boat" in want else 1
     if c.kind == "store":
         near = sum(x["res"].get(r, 0) for x in p.village for r in c.accepts)
-        makers = sum(1 for x in p.village if makes(CARDS[x["card"]]) & set(c.accepts))
+        accepted = frozenset(c.accepts)
+        makers = sum(1 for x in p.village if (_makes.get(x["card"]) or makes(CARDS[x["card"]])) & accepted)
         v += c.store_points * min(4, 0.5 * near + makers) * EARLY.get(season, 1) / 2 if season != "winter" else 0
     return v
 

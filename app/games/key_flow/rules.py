@@ -348,6 +348,10 @@ def _use_of(card_id: str, panel: int) -> tuple[bool, bool]:
     return known
 
 
+# by card id, by panel: _use_of of each, looked up without a key tuple (targets asks very often)
+_USES = {cid: tuple(_use_of(cid, panel) for panel in range(len(c.panels))) for cid, c in CARDS.items()}
+
+
 def tokens_needed(c: Card, e: Entry) -> int:
     """Keyple tokens that raise the card's keyples above those of the cards already on the building."""
     return max(c.keyples, len(e["keyples"]) + 1) - c.keyples
@@ -371,7 +375,7 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
             if held >= 3 or not lo <= e["col"] <= hi:
                 continue
             tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
-            if keyples + tokens <= 3 and tokens <= p.tokens and _use_of(e["card"], len(e["tiles"]))[own]:
+            if keyples + tokens <= 3 and tokens <= p.tokens and _USES[e["card"]][len(e["tiles"])][own]:
                 found.append((e["col"], e, tokens))
         found.sort(key=itemgetter(0))  # by column (one road card a column)
         out += [(owner, e, tokens) for _, e, tokens in found]
