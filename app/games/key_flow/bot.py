@@ -403,12 +403,23 @@ def fillable(p: Player, slot: str) -> int:
     key = ("items", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        known = _memo[key] = (p, items(p), powers(p), {})
-    _, have, pw, counted = known
+        have = items(p)
+        known = _memo[key] = (p, have, (powers(p), tuple(have)), {})
+    _, have, kinds, counted = known
     n = counted.get(slot)
     if n is None:
-        n = counted[slot] = sum(n for kind, n in have.items() if accepts(slot, kind, pw))
+        # which kinds fill a slot depends on the kinds held (seldom new), not on their counts
+        fits = _fitting.get((slot, kinds))
+        if fits is None:
+            if len(_fitting) > 50000:  # a bound, not a policy
+                _fitting.clear()
+            fits = _fitting[(slot, kinds)] = tuple(kind for kind in kinds[1] if accepts(slot, kind, kinds[0]))
+        n = counted[slot] = sum(have[kind] for kind in fits)
     return n
+
+
+# (slot, (powers, kinds held in order)) -> the kinds held that fill it, in that order
+_fitting: dict[tuple[str, tuple[frozenset[str], tuple[str, ...]]], tuple[str, ...]] = {}
 
 
 _makes: dict[str, frozenset[str]] = {}  # by card id: content does not change
