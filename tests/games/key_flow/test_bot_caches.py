@@ -1,0 +1,56 @@
+"""What the bot keeps across decisions (goals, a neighbour's action's worth, which item kinds
+fill a winter slot) and the rules' table of panels that act equal their computation from
+scratch at every state of seeded bot games."""
+
+from __future__ import annotations
+
+import pytest
+
+import app.games.key_flow as kf
+from app.games.key_flow import bot, rules
+from app.games.key_flow.bot import _action_value, _goals, action_value, fillable, goals
+from app.games.key_flow.content import CARDS, ROAD
+from app.games.key_flow.rules import items, live_action, powers
+from app.games.key_flow.scoring import accepts
+from app.games.rng import Rng
+
+SLOTS = sorted({slot for c in CARDS.values() for v in c.scoring for slot in v.slots})
+
+
+def states(players: int, seed: int):
+    """Every state of a seeded bot game, as the bot plays it."""
+    g = kf.setup(players, {}, seed)
+    order, rng = Rng(seed), Rng(seed)
+    while kf.result(g) is None:
+        yield g
+        seat = order.choice(sorted(kf.to_act(g)))
+        g = kf.apply(g, seat, bot.choose(g, seat, rng))
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (3, 4), (4, 5), (6, 6)])
+def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
+    checked = 0
+    for step, g in enumerate(states(players, seed)):
+        if step % 3:  # every third state: the game's every phase, in a test's time
+            continue
+        for p in g.players:
+            bot._memo.clear()  # a decision of its own, as the bot starts each
+            want = goals(g, p)
+            assert want == _goals(p) and isinstance(want, frozenset)
+            pw, have = powers(p), items(p)
+            for slot in SLOTS:
+                assert fillable(p, slot) == sum(n for kind, n in have.items() if accepts(slot, kind, pw))
+            for q in g.players:
+                if q is p:
+                    continue
+                for e in q.village:  # every neighbour's building, reachable or not
+                    if e["row"] == ROAD:
+                        action = live_action(e)
+                        assert action_value(p, action, want, False) == _action_value(p, action, want, False)
+                        checked += 1
+    assert checked > 100
+
+
+def test_the_table_of_panels_that_act_equals_use_of():
+    for cid, c in CARDS.items():
+        assert rules._USES[cid] == tuple(rules._use_of(cid, panel) for panel in range(len(c.panels)))
