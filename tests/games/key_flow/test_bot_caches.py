@@ -1,5 +1,5 @@
-"""What the bot keeps across decisions (goals, a neighbour's action's worth, which item kinds
-fill a winter slot) and the rules' table of panels that act equal their computation from
+"""What the bot keeps across decisions (goals, an action's worth when no upgrade in the
+seat's own village reads it, which item kinds fill a winter slot) and the rules' table of panels that act equal their computation from
 scratch at every state of seeded bot games."""
 
 from __future__ import annotations
@@ -41,13 +41,15 @@ def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
             for slot in SLOTS:
                 assert fillable(p, slot) == sum(n for kind, n in have.items() if accepts(slot, kind, pw))
             for q in g.players:
-                if q is p:
-                    continue
-                for e in q.village:  # every neighbour's building, reachable or not
+                for e in q.village:  # every building, its own or a neighbour's, reachable or not
                     if e["row"] == ROAD:
-                        action = live_action(e)
-                        assert action_value(p, action, want, False) == _action_value(p, action, want, False)
+                        action, own = live_action(e), q is p
+                        assert action_value(p, action, want, own) == _action_value(p, action, want, own)
                         checked += 1
+            for cid in p.hand:  # what a card in hand would give, built
+                c = CARDS[cid]
+                for action in (c.reward, *(panel.action for panel in c.panels)):
+                    assert action_value(p, action, want, True) == _action_value(p, action, want, True)
     assert checked > 100
 
 
