@@ -109,19 +109,17 @@ def flippable(p: Player) -> int:
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
-    upgrades, transports = _village_reads(action)
-    if not (own and upgrades):
-        # without an upgrade in its own village, an action's worth reads only the goals,
-        # whether the seat holds a skill tile (to convert) and, for its own transport, the
-        # resources in its village: it is kept by those across decisions
-        carried = _carried(p) if own and transports else -1
-        shared = (id(action), want, any(p.skills.values()) or any(p.doubles.values()), own, carried)
-        kept = _worths.get(shared)
-        if kept is None or kept[0] is not action:  # kept with the action: its id() is never another's
-            if len(_worths) > 50000:  # a bound, not a policy
-                _worths.clear()
-            kept = _worths[shared] = (action, _action_value(p, action, want, own))
-        return kept[1]
+    if not own:
+        # on a neighbour's building only the gains count: the worth reads the goals and
+        # whether the seat holds a skill tile (to convert), so it is kept by those for
+        # every decision (the action is the content's own object: its id() is never reused)
+        shared = (id(action), want, any(p.skills.values()) or any(p.doubles.values()))
+        worth = _gains_worth.get(shared)
+        if worth is None:
+            if len(_gains_worth) > 50000:  # a bound, not a policy
+                _gains_worth.clear()
+            worth = _gains_worth[shared] = _action_value(p, action, want, own)
+        return worth
     # the same building's action is weighed for many cards in one decision; the memo keeps
     # the objects it was asked about, so a key is never another object's reused id()
     key = ("action", id(p), id(action), id(want), own)
@@ -131,28 +129,6 @@ def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], ow
     value = _action_value(p, action, want, own)
     _memo[key] = (p, action, want, value)
     return value
-
-
-def _village_reads(action: tuple[Effect, ...]) -> tuple[bool, bool]:
-    """Does the action (a conversion's gains included) upgrade, does it transport? Its worth
-    to its owner then reads the village."""
-    known = _reads.get(id(action))
-    if known is None or known[0] is not action:
-        kinds = {e.kind for e in action} | {x.kind for e in action for x in e.gains}
-        known = _reads[id(action)] = (action, "upgrade" in kinds, "transport" in kinds)
-    return known[1], known[2]
-
-
-_reads: dict[int, tuple[tuple[Effect, ...], bool, bool]] = {}  # by id() of a content action (kept)
-
-
-def _carried(p: Player) -> int:
-    """The resources on the village's cards (what its own transport could move)."""
-    key = ("carried", id(p))
-    known = _memo.get(key)
-    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        known = _memo[key] = (p, sum(sum(x["res"].values()) for x in p.village))
-    return known[1]
 
 
 def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
@@ -169,9 +145,7 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], o
     return v + 0.6 * min(ups, flippable(p))
 
 
-# an action's worth without an upgrade in its own village, by (id, goals, holds a skill tile,
-# own, resources carried in the village for its own transport), with the action
-_worths: dict[tuple[int, frozenset[str], bool, bool, int], tuple[tuple[Effect, ...], float]] = {}
+_gains_worth: dict[tuple[int, frozenset[str], bool], float] = {}  # a neighbour's action, by (id, goals, holds a skill)
 _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
 
 

@@ -1,5 +1,5 @@
-"""What the bot keeps across decisions (goals, an action's worth when no upgrade in the
-seat's own village reads it, which item kinds fill a winter slot) and the rules' table of panels that act equal their computation from
+"""What the bot keeps across decisions (goals, a neighbour's action's worth, which item kinds
+fill a winter slot; its own actions' worth is kept for one decision) and the rules' table of panels that act equal their computation from
 scratch at every state of seeded bot games."""
 
 from __future__ import annotations
