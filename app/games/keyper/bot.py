@@ -200,6 +200,9 @@ def work_value(g: Game, p: Player, plot_id: str) -> float:
 
 
 Spot = tuple[str | None, float, float, float]  # (field colour, keyples' share, worth, claimed)
+# A spot with where it stands: (its place in the place step's listing, the colour of the
+# keyple standing there or None for empty spaces, the spot, its options in listing order)
+Placed = tuple[int, str | None, Spot, tuple[str, ...]]
 
 
 class Spots:
@@ -208,15 +211,17 @@ class Spots:
     colour bonus (and who may join a keyple already there) does."""
 
     def __init__(self, g: Game, p: Player) -> None:
-        self.by_option: dict[str, Spot] = {}  # "space:<board>:<space>" (the option to play there) -> its spot
+        self.placed: list[Placed] = []  # the empty spaces by board and field, and the spaces one may join
         self.empty: dict[str | None, tuple[float, float]] = {}  # field colour -> best of the empty spaces, unmatched and matched
         self.joins: list[tuple[str, Spot]] = []  # a space with one standing keyple: its colour, the spot
-        by_option, empty = self.by_option, self.empty
-        for board in g.boards:
+        self._by_option: dict[str, Spot] | None = None  # "space:<board>:<space>" -> its spot, made when asked
+        placed, empty = self.placed, self.empty
+        for index, board in enumerate(g.boards):
             # the board's claim: 0.3 if it is the seat's or nobody's
             claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+            at = index * BOARD_PLACES  # the board's first place in the listing
             empties, joins = board_shape(board)
-            for field, field_colour, options in empties:
+            for field, field_colour, options, first in empties:
                 if field == "river":
                     if not board["boat"] and not g.boats:
                         continue  # no boat to put on it
@@ -224,14 +229,14 @@ class Spots:
                 else:
                     worth = kind_value(g, p, field)
                 spot = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
-                for option in options:
-                    by_option[option] = spot
+                placed.append((at + first, None, spot, options))
                 v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
                 best = empty.get(field_colour)
                 empty[field_colour] = (v0, v1) if best is None else (max(best[0], v0), max(best[1], v1))
-            for option, first, field, field_colour in joins:
-                spot = by_option[option] = (field_colour, 2, self.worth(g, p, board, field), claimed)
-                self.joins.append((first, spot))
+            for option, standing_colour, field, field_colour, cell in joins:
+                spot = (field_colour, 2, self.worth(g, p, board, field), claimed)
+                placed.append((at + cell, standing_colour, spot, (option,)))
+                self.joins.append((standing_colour, spot))
 
     @staticmethod
     def worth(g: Game, p: Player, board: dict[str, Any], field: str) -> float:
@@ -243,11 +248,26 @@ class Spots:
     def value(self, colour: str, option: str) -> float | None:
         """A keyple of this colour on the space of the option "space:<board>:<space>", about
         in points (None: not a space it may enter)."""
-        spot = self.by_option.get(option)
+        if self._by_option is None:
+            self._by_option = {option: spot for _, _, spot, options in self.placed for option in options}
+        spot = self._by_option.get(option)
         if spot is None:
             return None
         field_colour, alone, worth, claimed = spot
         return worth * (alone + matched(colour, field_colour)) + claimed - (0.8 if colour == "white" else 0)
+
+    def first_best(self, colour: str) -> tuple[str, float] | None:
+        """The option of the space whose ``value`` is best for this colour, the first in the
+        place step's listing among equals, and that value (None: no space it may enter)."""
+        white = 0.8 if colour == "white" else 0
+        best, best_at, best_value = None, 0, 0.0
+        for at, standing_colour, (field_colour, alone, worth, claimed), options in self.placed:
+            if standing_colour is not None and not may_join(standing_colour, field_colour, colour):
+                continue
+            v = worth * (alone + matched(colour, field_colour)) + claimed - white  # as ``value`` sums
+            if best is None or v > best_value or v == best_value and at < best_at:
+                best, best_at, best_value = options[0], at, v
+        return None if best is None else (best, best_value)
 
     def best(self, colour: str) -> float | None:
         """The best ``value`` of this colour over the spaces it may enter (None: nowhere);
@@ -265,6 +285,9 @@ class Spots:
         return None if best is None else best - (0.8 if colour == "white" else 0)
 
 
+BOARD_PLACES = 1000  # more than a board's spaces: a place in the listing is board * this + space
+
+
 @functools.cache
 def board_cells(board_id: int, fold: str) -> tuple[tuple[str, str, str | None, str], ...]:
     """(space, field kind, field colour, "space:<board>:<space>": the option to play there) of a folded board."""
@@ -272,7 +295,7 @@ def board_cells(board_id: int, fold: str) -> tuple[tuple[str, str, str | None, s
                  for key, kind in fields_of(board_id, fold).items())
 
 
-Shape = tuple[tuple[tuple[str, str | None, tuple[str, ...]], ...], tuple[tuple[str, str, str, str | None], ...]]
+Shape = tuple[tuple[tuple[str, str | None, tuple[str, ...], int], ...], tuple[tuple[str, str, str, str | None, int], ...]]
 
 # A board's shape by its spaces' dict: the rules never change one in place (``own_space``
 # copies it first), so while that dict lives on (kept here, so its id is not reused) the
@@ -282,21 +305,23 @@ _shapes: dict[int, tuple[dict[str, Any], int, str, Shape]] = {}
 
 def board_shape(board: dict[str, Any]) -> Shape:
     """Where a keyple may go on a board: its empty spaces grouped by field (field, field
-    colour, the options to play there; the river too, if empty), and the spaces with one
-    standing keyple (the option, that keyple's colour, field, field colour)."""
+    colour, the options to play there, the first one's place among the board's spaces; the
+    river too, if empty), and the spaces with one standing keyple (the option, that keyple's
+    colour, field, field colour, the space's place)."""
     spaces = board["spaces"]
     known = _shapes.get(id(spaces))
     if known is not None and known[1] == board["id"] and known[2] == board["fold"]:
         return known[3]
-    empties: dict[str, tuple[str | None, list[str]]] = {}  # field -> its colour, the options
+    empties: dict[str, tuple[str | None, list[str], int]] = {}  # field -> its colour, the options, the first's place
     joins = []
-    for key, field, field_colour, option in board_cells(board["id"], board["fold"]):
+    for cell, (key, field, field_colour, option) in enumerate(board_cells(board["id"], board["fold"])):
         keyples = spaces[key]
         if not keyples:
-            empties.setdefault(field, (field_colour, []))[1].append(option)
+            empties.setdefault(field, (field_colour, [], cell))[1].append(option)
         elif len(keyples) == 1 and not keyples[0]["down"]:  # one may join it
-            joins.append((option, keyples[0]["colour"], field, field_colour))
-    shape = (tuple((field, colour, tuple(options)) for field, (colour, options) in empties.items()), tuple(joins))
+            joins.append((option, keyples[0]["colour"], field, field_colour, cell))
+    shape = (tuple((field, colour, tuple(options), first) for field, (colour, options, first) in empties.items()),
+             tuple(joins))
     if len(_shapes) >= 256:
         _shapes.clear()
     _shapes[id(spaces)] = (spaces, board["id"], board["fold"], shape)
@@ -326,21 +351,32 @@ def worked_out_for(g: Game, seat: Seat) -> bool:
     if not _worked or _worked[1] != seat or not g.queue or g.queue[0]["do"] != "place":
         return False
     last = _worked[0]
-    return last is g or all(v == getattr(last, k) for k, v in vars(g).items() if k != "queue")
+    return last is g or {**vars(g), "queue": None} == {**vars(last), "queue": None}
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
+    job = state.queue[0] if state.queue and state.phase != FOLD else None
+    if job is not None and job["do"] == "place" and job["seat"] == seat and not job.get("river"):
+        # a keyple's place: ``place_choice`` over all it may enter, read from the spots without
+        # listing every space (``apply`` checks the one choice)
+        decide(state, seat)
+        return place_pick(state, state.players[seat], job["colour"])
     return choose_among(state, seat, [o.id for o in listed(state, seat)], rng)
+
+
+def decide(state: Game, seat: Seat) -> None:
+    """A new decision: the remembered values are forgotten unless they still hold."""
+    if not worked_out_for(state, seat):
+        for memo in (_memo, _works, _once):
+            memo.clear()
+    _worked[:] = [state, seat]
 
 
 def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> str:
     """One of the offered option ids; ``state`` may be the true game or one rebuilt from a
     seat's view (``choose_from_view``): the bot reads only what the seat may see."""
-    if not worked_out_for(state, seat):
-        for memo in (_memo, _works, _once):
-            memo.clear()
-    _worked[:] = [state, seat]
+    decide(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
@@ -439,6 +475,19 @@ def place_choice(g: Game, p: Player, offered: list[str]) -> str:
             worth = plot_value(g, p, o[len("plot:"):])
         if not best or worth > best_worth:
             best, best_worth = o, worth
+    return best
+
+
+def place_pick(g: Game, p: Player, colour: str) -> str:
+    """``place_choice`` among every place a keyple of this colour may go (as the place step
+    lists them: the country spaces, then its buildings), without the list."""
+    found = spots(g, p).first_best(colour)
+    best, best_worth = found if found else ("", 0.0)
+    for plot_id, first in open_buildings(p):
+        if first is None or may_join(first, None, colour):
+            worth = plot_value(g, p, plot_id)
+            if not best or worth > best_worth:
+                best, best_worth = f"plot:{plot_id}", worth
     return best
 
 

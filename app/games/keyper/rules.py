@@ -1310,9 +1310,10 @@ def house(g: Game, p: Player, plan: dict[str, dict[str, int]]) -> None:
         g.log.append(f"{seat_ref(p.seat)} cannot house {goods_text(back)}: back to the supply.")
 
 
-def house_animals(g: Game, p: Player) -> None:
-    """The housing with no choice to make (or the first plan): as many as fit."""
-    plans = housing_plans(p)
+def house_animals(g: Game, p: Player, plans: list[dict[str, dict[str, int]]] | None = None) -> None:
+    """The housing with no choice to make (or the first plan): as many as fit (``plans``:
+    the player's ``housing_plans``, if already found)."""
+    plans = housing_plans(p) if plans is None else plans
     house(g, p, plans[0] if plans else {})
 
 
@@ -1456,10 +1457,11 @@ def put_on_keyp(g: Game, p: Player, colours: list[str]) -> None:
     g.log.append(f"{seat_ref(p.seat)} has more than {size} keyples: {', '.join(colours)} go onto the keyp tile.")
 
 
-def surplus(g: Game, p: Player) -> None:
+def surplus(g: Game, p: Player, choices: list[list[str]] | None = None) -> None:
     """The surplus with no choice to make (or the first choice): colours held most often
-    first, white last, so a team keeps its variety."""
-    choices = surplus_choices(g, p)
+    first, white last, so a team keeps its variety (``choices``: ``surplus_choices``, if
+    already found)."""
+    choices = surplus_choices(g, p) if choices is None else choices
     if choices:
         put_on_keyp(g, p, choices[0])
 
@@ -1625,8 +1627,9 @@ CHOICES: dict[str, Callable[[Game, Player, str], None]] = {
 }
 
 
-# Steps asked only when there is more than one way: (the ways, what happens with one or none).
-AUTO_STEPS: dict[str, tuple[Callable[[Game, Player], list[Any]], Callable[[Game, Player], None]]] = {
+# Steps asked only when there is more than one way: (the ways, what happens with one or none,
+# given the ways found).
+AUTO_STEPS: dict[str, tuple[Callable[[Game, Player], list[Any]], Callable[[Game, Player, Any], None]]] = {
     "house": (lambda g, p: housing_plans(p), house_animals),
     "surplus": (surplus_choices, surplus),
 }
@@ -1654,7 +1657,7 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
+    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered_for(g, seat, option_id), option_id)
     new = clone(g, seat)
     _applying.players = g.players
     try:
@@ -1663,6 +1666,39 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     finally:
         _applying.players = None
     return new
+
+
+def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[Option]]:
+    """What ``check_choice`` tests a choice against: at a keyple's place step the choice
+    alone if it is listed now (``place_listed``: the bot picks a space without listing every
+    space of every board), else the options the bot listed for this game, or a fresh list."""
+    offered = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
+    if g.queue and g.phase == PLAY and g.queue[0]["do"] == "place" and g.queue[0]["seat"] == seat \
+            and isinstance(option_id, str):
+        return lambda: [Option(option_id, "")] if place_listed(g, g.players[seat], option_id) else []
+    return offered
+
+
+def place_listed(g: Game, p: Player, option_id: str) -> bool:
+    """Is this option among ``place_options`` now? (It alone is checked.)"""
+    job = g.queue[0]
+    if option_id == "cancel":
+        return True
+    kind, _, where = option_id.partition(":")
+    if job.get("river"):
+        return kind == "boat" and where in g.boats
+    if kind == "plot":
+        plot = p.plots.get(where)
+        return plot is not None and workable(plot) and can_enter(plot["keyples"], None, job["colour"])
+    board_ref, _, key = where.partition(":")
+    board = next((b for b in g.boards if str(b["id"]) == board_ref), None)
+    if kind != "space" or board is None or key not in board["spaces"]:
+        return False
+    space = board["spaces"][key]
+    if not space:
+        return key != "river" or bool(g.boats)  # an empty river needs a free boat
+    return len(space) == 1 and not space[0]["down"] and \
+        may_join(space[0]["colour"], FIELD_COLOUR[board_fields(board)[key]], job["colour"])
 
 
 def advance(g: Game) -> None:
@@ -1677,9 +1713,13 @@ def advance(g: Game) -> None:
             elif job["do"] == "end2":
                 g.queue.pop(0)
                 end_after_fairs(g)
-            elif job["do"] in AUTO_STEPS and len(AUTO_STEPS[job["do"]][0](g, g.players[job["seat"]])) < 2:
+            elif job["do"] in AUTO_STEPS:
+                ways, settle = AUTO_STEPS[job["do"]]
+                found = ways(g, g.players[job["seat"]])
+                if len(found) > 1:
+                    return
                 g.queue.pop(0)  # one way or none: nothing to ask
-                AUTO_STEPS[job["do"]][1](g, own_player(g, job["seat"]))
+                settle(g, own_player(g, job["seat"]), found)  # (the player's own copy finds the same ways)
             elif step_is_settled(g, job):
                 g.queue.pop(0)
             else:

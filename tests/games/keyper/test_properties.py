@@ -176,3 +176,54 @@ def test_can_pay_agrees_with_payment():
         stock = {k: rng.choice((0, 0, 1, 1, 2, 3)) for k in rng.sample(kinds, rng.randrange(len(kinds) + 1))}
         cost = {k: rng.randrange(1, 4) for k in rng.sample(kinds + ["raw", "finished", "gem"], rng.randrange(5))}
         assert can_pay(stock, cost) == (payment(stock, cost) is not None), (stock, cost)
+
+
+def place_steps(players, seed, chooser):
+    """(game, seat) at every keyple's place step of a whole game."""
+    steps = []
+
+    def watch(g, seat):
+        if g.queue and g.queue[0]["do"] == "place":
+            steps.append((g, seat))
+        return chooser(g, seat)
+    play(players, seed, watch)
+    return steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_one_place_option_is_checked_as_the_listing_says(players):
+    """``place_listed`` (how ``apply`` checks a place choice without listing every space)
+    says yes exactly for the listed options, over every space, building and boat of the game
+    and some odd ids, at every place step of bot and random games."""
+    from app.games.keyper.rules import PLOTS, place_listed
+    from app.games.keyper.content import BOATS
+    steps = place_steps(players, 40 + players, bot_chooser(players))
+    steps += place_steps(players, 50 + players, random_chooser(players))
+    assert len(steps) > 50 and any(g.queue[0].get("river") for g, _ in steps)
+    for g, seat in steps:
+        listed = {o.id for o in kp.options(g, seat)}
+        asked = set(listed) | {f"plot:{pid}" for pid in PLOTS} | {f"boat:{b}" for b in BOATS}
+        asked |= {f"space:{b['id']}:{key}" for b in g.boards for key in b["spaces"]}
+        asked |= {"space:9:0,0", "space:1", "space:x:river", "plot:", "boat:", "keyple:red", "pass", ""}
+        for option_id in asked:
+            assert place_listed(g, g.players[seat], option_id) == (option_id in listed), option_id
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bots_place_pick_is_its_choice_among_the_listed_places(players):
+    """At a keyple's place step the bot picks from its spots without the list
+    (``place_pick``); it is the choice ``place_choice`` makes among the listed options, at
+    every place step of bot and random games."""
+    steps = place_steps(players, 60 + players, bot_chooser(players))
+    steps += place_steps(players, 70 + players, random_chooser(players))
+    checked = 0
+    for g, seat in steps:
+        if g.queue[0].get("river"):
+            continue
+        bot.decide(g, seat)
+        quick = bot.place_pick(g, g.players[seat], g.queue[0]["colour"])
+        bot.decide(kp.setup(2, {}, 0), 0)  # forget the spots: the slow path weighs afresh
+        offered = [o.id for o in kp.options(g, seat)]
+        assert quick == bot.choose_among(g, seat, offered, Rng(0)), (quick, offered)
+        checked += 1
+    assert checked > 50
