@@ -703,16 +703,18 @@ class FitMemo:
             # still fits, and only layouts wanting that cube there can fit now. Every
             # layout wanting it there at once, a bit each: a square rules out the layouts
             # that want something else there (the ORs in C, a square's byte at a time).
-            checks, every_layout, cards = _placed_checks(square, squares[square])
-            possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
+            match = squares[square]
+            checks, wanting, cards = _placed_checks(square)
+            possible = wanting[match] & ~reduce(or_, map(getitem, checks, squares))
             if not possible:
                 # Mostly so: then every card fits as before, with the same first layout,
                 # asked or not, so both memos can keep (and fill) the same answers.
                 return FitMemo(code, self.found, self.any_of)
             found = dict(self.found)
-            for card, layout_bits, candidates in cards:
+            for card, layout_bits in cards:
                 if layout_bits & possible and found.get(card, 0) is None:  # asked before, did not fit
-                    found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
+                    # (also turns away all-wild layouts)
+                    found[card] = _first_fit(code, _layouts_wanting(card, square, match))
             return FitMemo(code, found)
         found = dict(self.found)
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
@@ -761,36 +763,51 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, ...], ...], int,
-                                                     tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
-    """The layouts a cube (a square holding ``match``) placed on the square can complete,
-    every card's numbered one after the other, a bit each: per square (reading order),
-    which of them its byte of the match code rules out (indexed by the byte); all their
-    bits; per card, its layouts' bits."""
-    covering = [0] * (SIZE * SIZE)  # per square, the layouts covering it
-    wanting = [dict.fromkeys(RESOURCES, 0) for _ in range(SIZE * SIZE)]  # ... wanting each resource there
-    cards = []
-    bit = 0
+def _placed_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...],
+                                         tuple[tuple[str, int], ...]]:
+    """The layouts through the square, every card's numbered one after the other, a bit
+    each, for a cube just placed there: per square (reading order), which of them its
+    byte of the match code rules out (indexed by the byte); per byte of the placed square,
+    those wanting it (all for a wild square); per card, its layouts' bits.
+
+    Made once per square for all resources (16 tables a process, not one per square and
+    resource: building them was most of a first game's work)."""
+    cards, needs = [], []
     for card in ALL_CARDS:
-        candidates = _layouts_wanting(card, square, match)
-        if not candidates:
-            continue
-        first = bit
-        squares_of = _indexed_layouts(card)
-        for index, _, _ in candidates:
-            for n, resource in squares_of[index]:
-                covering[n] |= 1 << bit
-                wanting[n][resource] |= 1 << bit
-            bit += 1
-        cards.append((card, (1 << bit) - (1 << first), candidates))
+        through = _layouts_through(card, (square,))
+        if through:
+            cards.append((card, len(through)))
+            needs += [need.to_bytes(SIZE * SIZE, "little") for _, need, _ in through]
+    # Each layout's match bits per square, a row of bytes each (0 where it does not
+    # cover the square): a column is then what every layout wants on one square.
+    table = b"".join(needs)
+    wants = [table[n::SIZE * SIZE] for n in range(SIZE * SIZE)]
     checks = []
-    for n in range(SIZE * SIZE):
-        ruling_out = [0] * (SQUARE_BITS + 1)  # a wild square (WILD_BITS) rules out none
-        ruling_out[0] = covering[n]  # empty, or a building that is not wild
-        for resource, bits in RESOURCE_BITS.items():
-            ruling_out[bits] = covering[n] & ~wanting[n][resource]
+    for n, wanted in enumerate(wants):
+        ruling_out = [0] * (WILD_BITS + 1)  # a wild square (WILD_BITS) rules out none
+        covering = ruling_out[0] = _layout_bits(wanted, _COVERS)  # empty, or a building that is not wild
+        for bits in RESOURCE_BITS.values():
+            ruling_out[bits] = covering & ~_layout_bits(wanted, _WANTS[bits])
         checks.append(tuple(ruling_out))  # a tuple of ints: the garbage collector skips it
-    return tuple(checks), (1 << bit) - 1, tuple(cards)
+    here = [0] * (WILD_BITS + 1)
+    here[WILD_BITS] = checks[square][0]
+    for bits in RESOURCE_BITS.values():
+        here[bits] = checks[square][0] & ~checks[square][bits]
+    out, first = [], 0
+    for card, count in cards:
+        out.append((card, ((1 << count) - 1) << first))
+        first += count
+    return tuple(checks), tuple(here), tuple(out)
+
+
+def _layout_bits(wanted: bytes, digits: bytes) -> int:
+    """The layouts (bit n: the n-th) whose byte in ``wanted`` the table maps to b"1"."""
+    return int(wanted.translate(digits)[::-1] or b"0", 2)
+
+
+# ``bytes.translate`` tables: any wanted resource, or one resource (by its match bits).
+_COVERS = b"0" + b"1" * 255
+_WANTS = {bits: bytes(ord("1") if n == bits else ord("0") for n in range(256)) for bits in RESOURCE_BITS.values()}
 
 
 @lru_cache(maxsize=None)

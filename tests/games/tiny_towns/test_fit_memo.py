@@ -5,17 +5,20 @@ choice could change."""
 
 from __future__ import annotations
 
+import functools
 import random
+from functools import reduce
+from operator import getitem, or_
 
 import pytest
 
 import app.games.tiny_towns as tt
-from app.games.playout import random_playout
+from app.games.playout import bot_playout, random_playout
 from app.games.protocol import IllegalAction
 from app.games.tiny_towns import rules
 from app.games.tiny_towns.content import ALL_CARDS, MONUMENTS, RESOURCES
 from app.games.tiny_towns.rules import WILD, FitMemo, buildable, layouts, match_code
-from app.games.tiny_towns.town import SIZE, iter_cells
+from app.games.tiny_towns.town import RESOURCE_BITS, SIZE, WILD_BITS, iter_cells
 
 from .support import EMPTY, with_towns
 
@@ -236,3 +239,57 @@ def test_apply_never_changes_the_game_it_was_given(players, options, seed):
                         and not path.startswith(replaced_whole)] == [], (seat, option)
         g = after
     assert tt.result(g) is not None
+
+
+def cards_a_placed_cube_may_complete(code, square):
+    """What ``FitMemo.moved_to`` reads from the placed-cube tables (``_placed_checks``)
+    after a cube (or a wild square) on ``square``: the cards it may now complete."""
+    checks, wanting, cards = rules._placed_checks(square)
+    squares = code.to_bytes(SIZE * SIZE, "little")
+    possible = wanting[squares[square]] & ~reduce(or_, map(getitem, checks, squares))
+    return [card for card, bits in cards if bits & possible]
+
+
+def cards_completed_through(code, square):
+    """The same, from scratch: the cards with a layout through the square whose every
+    square matches (so it wants there what the square holds; all wild or not)."""
+    return [card for card in ALL_CARDS
+            if any(square in wanted and all(code >> 8 * n & RESOURCE_BITS[want] for n, want in wanted.items())
+                   for wanted in layouts_by_square(card))]
+
+
+@functools.cache
+def layouts_by_square(card):
+    """Each layout of the card as {square (reading order): the resource it wants}."""
+    return [{r * SIZE + c: want for (r, c), want in layout} for layout in layouts(card)]
+
+
+@pytest.mark.parametrize("players, options, seeds", [
+    (2, {"monuments": True}, range(4)),
+    (4, {"monuments": False}, range(3)),
+    (6, {"monuments": True, "cavern": True}, range(2)),
+    (3, {"monuments": False, "buildings": "first_game", "town_hall": True}, range(3)),
+])
+def test_the_placed_cube_tables_agree_with_searching_every_layout(players, options, seeds):
+    """Through seeded bot games (every town at every fourth step), a cube of a random
+    resource or a wild square put on a random empty square: the cards the tables say it
+    may complete are those a search of every layout through that square finds complete."""
+    rng = random.Random(players)
+    checked = completed = 0
+    for seed in seeds:
+        playout = bot_playout("tiny-towns", players, seed, options)
+        g = tt.setup(playout.players, playout.options, seed)
+        for step, (seat, option) in enumerate(playout.actions):
+            g = tt.apply(g, seat, option)
+            if step % 4:
+                continue
+            for p in g.players:
+                code, empty = rules.town_code(p), p.town.empty_cells()
+                for r, c in rng.sample(empty, min(2, len(empty))):
+                    square = r * SIZE + c
+                    placed = code | rng.choice((*RESOURCE_BITS.values(), WILD_BITS)) << 8 * square
+                    expected = cards_completed_through(placed, square)
+                    assert cards_a_placed_cube_may_complete(placed, square) == expected, (seed, step, square)
+                    checked += 1
+                    completed += bool(expected)
+    assert checked and completed
