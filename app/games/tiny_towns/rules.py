@@ -703,18 +703,16 @@ class FitMemo:
             # still fits, and only layouts wanting that cube there can fit now. Every
             # layout wanting it there at once, a bit each: a square rules out the layouts
             # that want something else there (the ORs in C, a square's byte at a time).
-            match = squares[square]
-            checks, wanting, cards = _placed_checks(square)
-            possible = wanting[match] & ~reduce(or_, map(getitem, checks, squares))
+            checks, every_layout, cards = _placed_checks(square, squares[square])
+            possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
             if not possible:
                 # Mostly so: then every card fits as before, with the same first layout,
                 # asked or not, so both memos can keep (and fill) the same answers.
                 return FitMemo(code, self.found, self.any_of)
             found = dict(self.found)
-            for card, layout_bits in cards:
+            for card, layout_bits, candidates in cards:
                 if layout_bits & possible and found.get(card, 0) is None:  # asked before, did not fit
-                    # (also turns away all-wild layouts)
-                    found[card] = _first_fit(code, _layouts_wanting(card, square, match))
+                    found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
             return FitMemo(code, found)
         found = dict(self.found)
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
@@ -763,41 +761,78 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _placed_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...],
-                                         tuple[tuple[str, int], ...]]:
-    """The layouts through the square, every card's numbered one after the other, a bit
-    each, for a cube just placed there: per square (reading order), which of them its
-    byte of the match code rules out (indexed by the byte); per byte of the placed square,
-    those wanting it (all for a wild square); per card, its layouts' bits.
+def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, ...], ...], int,
+                                                     tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
+    """The layouts a cube (a square holding ``match``) placed on the square can complete,
+    a bit each: per square (reading order), which of them its byte of the match code
+    rules out (indexed by the byte); all their bits; per card, its layouts' bits and the
+    layouts. Cut out of the square's tables (``_square_checks``) for all resources."""
+    checks, ranges, every_card = _square_checks(square)
+    if match == WILD_BITS:  # a wild square: every layout through it
+        low, count = 0, sum(count for _, count in ranges.values())
+    else:
+        low, count = ranges[match]
+    ones = (1 << count) - 1
+    cut = []
+    for table in checks:
+        ruling_out = [0] * (WILD_BITS + 1)
+        for byte in _RULING_OUT:
+            ruling_out[byte] = table[byte] >> low & ones
+        cut.append(tuple(ruling_out))
+    cards = tuple((card, every_card[card] >> low & ones, candidates)
+                  for card, candidates in _layouts_wanting(square)[match])
+    return tuple(cut), ones, cards
 
-    Made once per square for all resources (16 tables a process, not one per square and
-    resource: building them was most of a first game's work)."""
-    cards, needs = [], []
-    for card in ALL_CARDS:
-        through = _layouts_through(card, (square,))
-        if through:
-            cards.append((card, len(through)))
-            needs += [need.to_bytes(SIZE * SIZE, "little") for _, need, _ in through]
-    # Each layout's match bits per square, a row of bytes each (0 where it does not
-    # cover the square): a column is then what every layout wants on one square.
+
+@lru_cache(maxsize=None)
+def _square_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], dict[int, tuple[int, int]], dict[str, int]]:
+    """Every layout through the square, a bit each, those wanting one resource there next
+    to each other (card after card): per square (reading order), which of them its byte
+    of the match code rules out (0 and a resource's bits: the bytes that rule out any);
+    per resource's bits, where its layouts start and how many there are; per card, the
+    bits of its layouts.
+
+    Made once per square for all resources from each layout's match bytes, a column at
+    a time (a bit at a time, per square and resource, this was most of a first game)."""
+    ranges, needs, every_card = {}, [], dict.fromkeys(ALL_CARDS, 0)
+    for match in RESOURCE_BITS.values():
+        start = len(needs)
+        for card, candidates in _layouts_wanting(square)[match]:
+            every_card[card] |= ((1 << len(candidates)) - 1) << len(needs)
+            needs += [need.to_bytes(SIZE * SIZE, "little") for _, need, _ in candidates]
+        ranges[match] = (start, len(needs) - start)
+    # A row of bytes per layout: its match bits per square (0 where it does not cover
+    # it). A column is then what every layout wants on one square.
     table = b"".join(needs)
-    wants = [table[n::SIZE * SIZE] for n in range(SIZE * SIZE)]
     checks = []
-    for n, wanted in enumerate(wants):
+    for n in range(SIZE * SIZE):
+        wanted = table[n::SIZE * SIZE]
         ruling_out = [0] * (WILD_BITS + 1)  # a wild square (WILD_BITS) rules out none
         covering = ruling_out[0] = _layout_bits(wanted, _COVERS)  # empty, or a building that is not wild
         for bits in RESOURCE_BITS.values():
             ruling_out[bits] = covering & ~_layout_bits(wanted, _WANTS[bits])
         checks.append(tuple(ruling_out))  # a tuple of ints: the garbage collector skips it
-    here = [0] * (WILD_BITS + 1)
-    here[WILD_BITS] = checks[square][0]
-    for bits in RESOURCE_BITS.values():
-        here[bits] = checks[square][0] & ~checks[square][bits]
-    out, first = [], 0
-    for card, count in cards:
-        out.append((card, ((1 << count) - 1) << first))
-        first += count
-    return tuple(checks), tuple(here), tuple(out)
+    return tuple(checks), ranges, every_card
+
+
+@lru_cache(maxsize=None)
+def _layouts_wanting(square: int) -> dict[int, list[tuple[str, tuple[FitLayout, ...]]]]:
+    """Per byte a square of a match code may hold (a resource, or wild): the layouts
+    covering the square that want it there (any of them for a wild square), per card
+    that has some. A placement changes one square."""
+    here = square_shift(square)
+    wanting: dict[int, list[tuple[str, tuple[FitLayout, ...]]]] = {match: [] for match in (*RESOURCE_BITS.values(), WILD_BITS)}
+    for card in ALL_CARDS:
+        through = _layouts_through(card, (square,))
+        if through:
+            wanting[WILD_BITS].append((card, through))
+        by_match: dict[int, list[FitLayout]] = {}
+        for layout in through:
+            by_match.setdefault(layout[1] >> here & SQUARE_BITS, []).append(layout)
+        for match in RESOURCE_BITS.values():
+            if match in by_match:
+                wanting[match].append((card, tuple(by_match[match])))
+    return wanting
 
 
 def _layout_bits(wanted: bytes, digits: bytes) -> int:
@@ -805,18 +840,10 @@ def _layout_bits(wanted: bytes, digits: bytes) -> int:
     return int(wanted.translate(digits)[::-1] or b"0", 2)
 
 
+_RULING_OUT = (0, *RESOURCE_BITS.values())  # the bytes of a square that rule out any layout
 # ``bytes.translate`` tables: any wanted resource, or one resource (by its match bits).
 _COVERS = b"0" + b"1" * 255
 _WANTS = {bits: bytes(ord("1") if n == bits else ord("0") for n in range(256)) for bits in RESOURCE_BITS.values()}
-
-
-@lru_cache(maxsize=None)
-def _layouts_wanting(card_id: str, square: int, match: int) -> tuple[FitLayout, ...]:
-    """The layouts covering the square that a square holding ``match`` (its byte of a
-    match code) can be part of: those wanting that resource there (any of them for a
-    wild square). A placement changes one square."""
-    here = match << square_shift(square)
-    return tuple(layout for layout in _layouts_through(card_id, (square,)) if layout[1] & here)
 
 
 @lru_cache(maxsize=4096)

@@ -244,10 +244,10 @@ def test_apply_never_changes_the_game_it_was_given(players, options, seed):
 def cards_a_placed_cube_may_complete(code, square):
     """What ``FitMemo.moved_to`` reads from the placed-cube tables (``_placed_checks``)
     after a cube (or a wild square) on ``square``: the cards it may now complete."""
-    checks, wanting, cards = rules._placed_checks(square)
     squares = code.to_bytes(SIZE * SIZE, "little")
-    possible = wanting[squares[square]] & ~reduce(or_, map(getitem, checks, squares))
-    return [card for card, bits in cards if bits & possible]
+    checks, every_layout, cards = rules._placed_checks(square, squares[square])
+    possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
+    return [card for card, bits, _ in cards if bits & possible]
 
 
 def cards_completed_through(code, square):
