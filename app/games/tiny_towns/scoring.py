@@ -123,7 +123,7 @@ def shrine_points(buildings: int) -> int:
 def _scoring(town: Town, right_feast_halls: int | None, completion_place: int | None,
              shrine_value: int | None, game_types: tuple[str, ...]) -> _Scoring:
     at = {cell: b for cell, b in town.buildings()}
-    stored = {cell: len(town[cell].stored) for cell in at}
+    stored = {cell: len(town.at(cell).stored) for cell in at}  # read only: no copy of a shared square
     return _Scoring(at, stored, frozenset(), right_feast_halls, completion_place,
                     shrine_value, game_types)
 
