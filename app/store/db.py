@@ -120,7 +120,7 @@ class ActionWriter:
                     dbapi.execute("SAVEPOINT action")
                 try:
                     outcomes.append((True, write(conn)))
-                except Exception as refused:  # this action only; its savepoint is undone
+                except Exception as refused:  # this action only: its savepoint (or, alone, its transaction) is undone
                     if not dbapi.in_transaction:  # type: ignore[attr-defined]
                         # SQLite itself rolled the whole transaction back (disk full,
                         # I/O error): the earlier actions are gone too, so all must fail.
@@ -143,7 +143,10 @@ class ActionWriter:
         if conn is not None and conn.in_transaction():
             # A write that went through SQLAlchemy (the clocks' statements) left it thinking a
             # transaction is open; the driver's is over, so this only resets its bookkeeping.
-            conn.rollback()
+            try:
+                conn.rollback()
+            except Exception:  # never leave the batch unanswered: start afresh next time
+                self._conn = None
         for (_write, loop, future), (ok, value) in zip(batch, outcomes):
             try:
                 loop.call_soon_threadsafe(_settle, future, ok, value)
