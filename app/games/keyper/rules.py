@@ -585,16 +585,21 @@ def place_options(g: Game, p: Player) -> list[Option]:
     for b in g.boards:
         spaces = b["spaces"]
         for key, field_colour, option in board_space_options(b["id"], b["fold"]):
-            space = spaces[key]
-            if not space:
-                if key != "river" or g.boats:  # an empty river needs a free boat
-                    out.append(option)
-            elif len(space) == 1 and not space[0]["down"] and may_join(space[0]["colour"], field_colour, colour):
+            if open_to(spaces[key], key, field_colour, colour, g.boats):
                 out.append(option)
     for plot_id in iter_plot_targets(p, colour):
         out.append(Option(f"plot:{plot_id}", f"Work your {tile_name(p.plots[plot_id]['tiles'][-1])}", "place",
                           f"plot:{p.seat}:{plot_id}"))
     return out + [cancel_option()]
+
+
+def open_to(space: list[dict[str, Any]], key: str, field_colour: str | None, colour: str, boats: Any) -> bool:
+    """May a keyple of ``colour`` go onto this board space (``place_options`` and
+    ``place_listed`` ask the same)? An empty space, but an empty river needs a free boat; or
+    one upright keyple it may join."""
+    if not space:
+        return key != "river" or bool(boats)
+    return len(space) == 1 and not space[0]["down"] and may_join(space[0]["colour"], field_colour, colour)
 
 
 @functools.cache
@@ -1694,11 +1699,7 @@ def place_listed(g: Game, p: Player, option_id: str) -> bool:
     board = next((b for b in g.boards if str(b["id"]) == board_ref), None)
     if kind != "space" or board is None or key not in board["spaces"]:
         return False
-    space = board["spaces"][key]
-    if not space:
-        return key != "river" or bool(g.boats)  # an empty river needs a free boat
-    return len(space) == 1 and not space[0]["down"] and \
-        may_join(space[0]["colour"], FIELD_COLOUR[board_fields(board)[key]], job["colour"])
+    return open_to(board["spaces"][key], key, FIELD_COLOUR[board_fields(board)[key]], job["colour"], g.boats)
 
 
 def advance(g: Game) -> None:
