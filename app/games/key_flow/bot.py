@@ -15,13 +15,14 @@ cannot upgrade, and spends keyple tokens on its best building.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
-                    live_panel, neighbours, powers, season_name, spots, targets, where)
+                    live_panel, neighbours, powers, reachable, season_name, spots, usable_by, where)
 from .scoring import accepts
 
 Seat = int
@@ -109,11 +110,12 @@ def flippable(p: Player) -> int:
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
-    if not own:
-        # on a neighbour's building only the gains count: the worth reads the goals and
-        # whether the seat holds a skill tile (to convert), so it is kept by those for
-        # every decision (the action is the content's own object: its id() is never reused)
-        shared = (id(action), want, any(p.skills.values()) or any(p.doubles.values()))
+    if not own or _gains_only(action):
+        # on a neighbour's building only the gains count, and an action without transport
+        # or upgrades only gains: the worth reads the goals and whether the seat holds a
+        # skill tile (to convert), so it is kept by those for every decision (the action is
+        # the content's own object: its id() is never reused)
+        shared = (id(action), want, any(p.skills.values()) or any(p.doubles.values()), own)
         worth = _gains_worth.get(shared)
         if worth is None:
             if len(_gains_worth) > 50000:  # a bound, not a policy
@@ -145,7 +147,16 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], o
     return v + 0.6 * min(ups, flippable(p))
 
 
-_gains_worth: dict[tuple[int, frozenset[str], bool], float] = {}  # a neighbour's action, by (id, goals, holds a skill)
+_gains_worth: dict[tuple[int, frozenset[str], bool, bool], float] = {}  # by (id, goals, holds a skill, own village)
+_gains_only_known: dict[int, tuple[tuple[Effect, ...], bool]] = {}  # by id() of a content action (kept: never reused)
+
+
+def _gains_only(action: tuple[Effect, ...]) -> bool:
+    """Does this action only gain (no transport or upgrade, which read the village)?"""
+    known = _gains_only_known.get(id(action))
+    if known is None or known[0] is not action:
+        known = _gains_only_known[id(action)] = (action, not any(e.own_village_only for e in action))
+    return known[1]
 _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
 
 
@@ -193,13 +204,7 @@ def reachable_upgrade(p: Player, carts: int) -> int:
         return _memo[key]
     # everything the answer reads, so a village unchanged since an earlier decision (the
     # same seat's next pick, the same game played again) is not searched again
-    shape = (carts, tuple(p.skills.items()), tuple(p.doubles.items()),
-             tuple((e["card"], e["row"], e["col"], len(e["tiles"]), tuple(e["res"].items())) for e in p.village))
-    best = _reach_known.get(shape)
-    if best is None:
-        if len(_reach_known) > 50000:  # a bound, not a policy
-            _reach_known.clear()
-        best = _reach_known[shape] = _reachable_upgrade(p, carts)
+    best = _reachable_upgrade(p, carts)
     _memo[key] = best
     return best
 
@@ -323,16 +328,54 @@ def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float
         key = ("targets", id(p), c.keyples, c.arrows)
         known = _memo.get(key)
         if known is None or known[0] is not p or known[1] is not want:  # the memo keeps p: its id() is not reused
-            worth = token_worth(want)
-            known = _memo[key] = (p, want, [
-                (owner == p.seat, action_value(p, live_action(e), want, owner == p.seat) - worth * tokens,
-                 f"on:{owner}:{e['col']}") for owner, e, tokens in targets(g, p, c)])
+            known = _memo[key] = (p, want, keyple_targets(g, p, c, want))
         for own, v, use in known[2]:
             v += goal + 0.2 if own else -0.3
             if v > best[0]:
                 best = (v, use)
         return best
     return village_card_worth(g, p, c, want), best_spot(p, c)
+
+
+def keyple_targets(g: Game, p: Player, c: Card, want: frozenset[str]) -> list[tuple[bool, float, str]]:
+    """(own village?, worth before the card's own goals, option id) of each building
+    ``rules.targets`` lists for this keyple card, in its order: what the building's live
+    action gives, less the keyple tokens it takes."""
+    worth = token_worth(want)
+    keyples = c.keyples
+    out = []
+    for owner, lo, hi in reachable(g, p, c):
+        own = owner == p.seat
+        for spot in _road_spots(g, p, owner):
+            col, held = spot[0], spot[1]
+            tokens = max(keyples, held + 1) - keyples  # rules.tokens_needed
+            if keyples + tokens > 3 or tokens > p.tokens or not lo <= col <= hi:
+                continue
+            base = spot[3]
+            if base is None:
+                base = spot[3] = action_value(p, live_action(spot[2]), want, own)
+            out.append((own, base - worth * tokens, spot[4]))
+    return out
+
+
+def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
+    """The buildings of ``owner``'s village a keyple card of ``p`` may go on, whatever its
+    keyples and arrows (a live action that does something for ``p``, fewer than 3 keyple
+    cards), by column, each as [column, keyple cards held, entry, its action's worth (once
+    weighed), option id]: once per decision, whichever keyple cards ask."""
+    key = ("roads", id(p), owner)
+    known = _memo.get(key)
+    if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
+        return known[1]
+    own = owner == p.seat
+    spots = []
+    for e in g.players[owner].village:
+        if e["row"] != ROAD or len(e["keyples"]) >= 3 or not usable_by(e, owner, p.seat):
+            continue
+        spots.append([e["col"], len(e["keyples"]), e, None, f"on:{owner}:{e['col']}"])
+    spots.sort(key=itemgetter(0))  # one road card a column
+    _memo[key] = (p, spots)
+    return spots
 
 
 def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> float:
@@ -660,24 +703,41 @@ def transport_choice(p: Player, offered: list[str]) -> str:
         wanted_by.setdefault(r, []).append((i, weight))
     places = {where(x): i for i, x in enumerate(village)}
     best, best_v = "stop", 0.0
+    # the moves of one resource from one card share its penalty and the distances toward
+    # each card wanting it: weighed once per (card, resource)
+    toward: dict[tuple[int, str], tuple[float, list[tuple[dict[int, int], int, float]]]] = {}
     for o in offered:
-        if not o.startswith("move:"):
-            continue
-        _, a, b, r = o.split(":")
-        src, dst = places[a], places[b]
-        lacks = lacking[src]
-        v = -2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0
-        gain = 0.0
-        for target, weight in wanted_by.get(r, ()):
-            if target == src:
+        move = _move_parts.get(o)
+        if move is None:
+            if not o.startswith("move:"):
                 continue
-            d = maps[target]
-            if src in d and dst in d and d[dst] < d[src]:
-                gain = max(gain, weight / (1 + d[dst]))
+            if len(_move_parts) > 50000:  # a bound, not a policy: moves recur
+                _move_parts.clear()
+            _, a, b, r = o.split(":")
+            move = _move_parts[o] = (a, b, r)
+        a, b, r = move
+        src, dst = places[a], places[b]
+        known = toward.get((src, r))
+        if known is None:
+            lacks = lacking[src]
+            closer = []
+            for target, weight in wanted_by.get(r, ()):
+                if target != src and src in (d := maps[target]):
+                    closer.append((d, d[src], weight))
+            known = toward[(src, r)] = (-2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0, closer)
+        v, closer = known
+        gain = 0.0
+        for d, from_src, weight in closer:
+            to = d.get(dst)
+            if to is not None and to < from_src:
+                gain = max(gain, weight / (1 + to))
         v += gain
         if v > best_v:
             best, best_v = o, v
     return best
+
+
+_move_parts: dict[str, tuple[str, str, str]] = {}  # a move's id -> (from place, to place, resource)
 
 
 def token_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> str:

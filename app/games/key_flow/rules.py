@@ -332,7 +332,7 @@ def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
 
 def usable_by(e: Entry, owner: Seat, seat: Seat) -> bool:
     """A building whose live action does something for ``seat``."""
-    return _use_of(e["card"], live_panel(e))[owner == seat]
+    return _USES[e["card"]][len(e["tiles"])][owner == seat]
 
 
 _uses: dict[tuple[str, int], tuple[bool, bool]] = {}  # by (card, panel): content does not change
