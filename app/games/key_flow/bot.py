@@ -320,7 +320,6 @@ def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
 def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float, str | None]:
     """The value of the card's best use and that use's option id (None: discard)."""
     if c.kind == "keyple":
-        best: tuple[float, str | None] = (-1.0, None)
         goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
         # the targets, and what each is worth before the card's own goals, depend on the
@@ -329,16 +328,19 @@ def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float
         known = _memo.get(key)
         if known is None or known[0] is not p or known[1] is not want:  # the memo keeps p: its id() is not reused
             known = _memo[key] = (p, want, keyple_targets(g, p, c, want))
-        for own, v, use in known[2]:
+        best_v, top = -1.0, None
+        for own, v, spot in known[2]:
             v += goal + 0.2 if own else -0.3
-            if v > best[0]:
-                best = (v, use)
-        return best
+            if v > best_v:
+                best_v, top = v, spot
+        if top is None:
+            return (best_v, None)
+        return (best_v, f"on:{top[4]}:{top[0]}")  # the option id of the best building alone
     return village_card_worth(g, p, c, want), best_spot(p, c)
 
 
-def keyple_targets(g: Game, p: Player, c: Card, want: frozenset[str]) -> list[tuple[bool, float, str]]:
-    """(own village?, worth before the card's own goals, option id) of each building
+def keyple_targets(g: Game, p: Player, c: Card, want: frozenset[str]) -> list[tuple[bool, float, list[Any]]]:
+    """(own village?, worth before the card's own goals, its ``_road_spots`` entry) of each building
     ``rules.targets`` lists for this keyple card, in its order: what the building's live
     action gives, less the keyple tokens it takes."""
     worth = token_worth(want)
@@ -354,7 +356,7 @@ def keyple_targets(g: Game, p: Player, c: Card, want: frozenset[str]) -> list[tu
             base = spot[3]
             if base is None:
                 base = spot[3] = action_value(p, live_action(spot[2]), want, own)
-            out.append((own, base - worth * tokens, spot[4]))
+            out.append((own, base - worth * tokens, spot))
     return out
 
 
@@ -362,7 +364,7 @@ def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
     """The buildings of ``owner``'s village a keyple card of ``p`` may go on, whatever its
     keyples and arrows (a live action that does something for ``p``, fewer than 3 keyple
     cards), by column, each as [column, keyple cards held, entry, its action's worth (once
-    weighed), option id]: once per decision, whichever keyple cards ask."""
+    weighed), owner]: once per decision, whichever keyple cards ask."""
     key = ("roads", id(p), owner)
     known = _memo.get(key)
     if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
@@ -372,7 +374,7 @@ def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
     for e in g.players[owner].village:
         if e["row"] != ROAD or len(e["keyples"]) >= 3 or not usable_by(e, owner, p.seat):
             continue
-        spots.append([e["col"], len(e["keyples"]), e, None, f"on:{owner}:{e['col']}"])
+        spots.append([e["col"], len(e["keyples"]), e, None, owner])
     spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots

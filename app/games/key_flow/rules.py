@@ -70,6 +70,7 @@ RESOLVE = "resolve"  # decisions left after a reveal (transport, upgrades, choic
 TOKENS = "tokens"  # after the draft: keyple tokens activate own buildings
 WINTER_K = "winter-k"  # end of autumn: each chooses one winter K card in secret
 OVER = "over"
+NOBODY: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -976,13 +977,18 @@ def result(g: Game) -> Result | None:
 # --- The protocol: who acts, what they may choose, applying a choice ---
 
 def to_act(g: Game) -> frozenset[Seat]:
+    return frozenset(p.seat for p in g.players if is_acting(g, p))
+
+
+def is_acting(g: Game, p: Player) -> bool:
+    """Is ``p`` in ``to_act``? (Asked for one seat by listing and applying.)"""
     if g.phase in (DRAFT, WINTER_K):
-        return frozenset(p.seat for p in g.players if p.chosen is None)
+        return p.chosen is None
     if g.phase == RESOLVE:
-        return frozenset(p.seat for p in g.players if p.jobs)
+        return bool(p.jobs)
     if g.phase == TOKENS:
-        return frozenset(p.seat for p in g.players if p.jobs or not p.done)
-    return frozenset()
+        return bool(p.jobs) or not p.done
+    return False
 
 
 def options(g: Game, seat: Seat) -> list[Option]:
@@ -1000,7 +1006,7 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     """The ids of ``options``, in its order, without their words: what ``apply`` checks a
     choice against and all the bot reads (labels were a tenth of a bot game's time).
     tests/games/key_flow/test_properties.py checks both list the same ids all game long."""
-    if seat not in to_act(g):
+    if not is_seat(g, seat) or not is_acting(g, g.players[seat]):
         return []
     p = g.players[seat]
     if g.phase in (DRAFT, WINTER_K):
@@ -1044,20 +1050,38 @@ def _as_options(ids: list[str]) -> list[OptionId]:
     return [known.get(i) or known.setdefault(i, OptionId(i)) for i in ids]
 
 
+class _Listed(list):  # type: ignore[type-arg]
+    """``OptionId``s, with the ids they wrap (``listed`` hands those back as they are)."""
+    ids: list[str]
+
+
+def _listing(g: Game, seat: Seat) -> _Listed:
+    ids = option_ids(g, seat)
+    out = _Listed(_as_options(ids))
+    out.ids = ids
+    return out
+
+
 # What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(lambda g, seat: _as_options(option_ids(g, seat)))
+_LISTED = ListedOnce(_listing)
 
 
 def listed(g: Game, seat: Seat) -> list[str]:
     """The ids of ``options``, for a caller that next applies one of them to this very
     game (the bot)."""
-    return [o.id for o in _LISTED.listed(g, seat)]
+    return _LISTED.listed(g, seat).ids  # type: ignore[attr-defined]
+
+
+def is_seat(g: Game, seat: object) -> bool:
+    return isinstance(seat, int) and 0 <= seat < len(g.players)
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
-    check_choice(seat, len(g.players), g.phase == OVER, to_act(g), _LISTED.offered(g, seat), option_id)
+    # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
+    acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
+    check_choice(seat, len(g.players), g.phase == OVER, acting, _LISTED.offered(g, seat), option_id)
     if g.phase in (DRAFT, WINTER_K):
-        g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g)
+        g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
         choose_step(g, g.players[seat], option_id)
         return g
     g = clone(g, only=seat)  # a decision after a reveal, or a token: this seat's own things
@@ -1075,13 +1099,16 @@ def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
     return completes and all(q.chosen for q in g.players if q.seat != seat)
 
 
-def chooser_copy(g: Game) -> Game:
+def chooser_copy(g: Game, seat: Seat) -> Game:
     """A copy for a secret choice that reveals nothing: it only sets the chooser's
-    ``choosing`` or ``chosen`` (to a new dict), so the new game and players share every
-    list and dict with the old ones. Most of a draft's steps are such choices, and no step
-    ever changes a list or dict of a game it was given (any other step copies it all)."""
+    ``choosing`` or ``chosen`` (to a new dict), so the new game and the chooser share every
+    list and dict with the old ones, and the other players are the old ones. Most of a
+    draft's steps are such choices, and no step ever changes a player, list or dict of a
+    game it was given (any other step copies them all)."""
     attrs = g.__dict__.copy()
-    attrs["players"] = [_made(Player, p.__dict__.copy()) for p in g.players]
+    players = list(g.players)
+    players[seat] = _made(Player, players[seat].__dict__.copy())
+    attrs["players"] = players
     return _made(Game, attrs)
 
 
