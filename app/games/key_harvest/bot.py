@@ -14,6 +14,7 @@ and never "cancel"s unless nothing else is offered.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from app.games.protocol import Option
@@ -129,8 +130,9 @@ def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str
     spaces = kinds.get("space")
     if spaces:
         worker, tiles = g.queue[0]["worker"], {}
-        return max(spaces, key=lambda o: (power_worth(g, p, worker, o.removeprefix("space:"), tiles),
-                                          touching(p, o.removeprefix("space:")), o))
+        board = board_price(g, p, WORKERS[worker].effects)
+        return max(spaces, key=lambda o: (power_worth(g, p, worker, o[6:], tiles, board),  # "space:<ref>"
+                                          touching(p, o[6:]), o))
     power = power_choice(g, p, onward, kinds)
     if power:
         return power
@@ -496,14 +498,16 @@ POINTS_SHARE = 0.5  # a worker's end points, priced in counters (it may not stay
 
 
 def power_worth(g: Game, p: Player, worker_id: str, space: str,
-                tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None = None) -> float:
+                tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None = None,
+                board: float | None = None) -> float:
     """What the worker's power would bring on that space, in counter-equivalents (a
     counter 1, a tile on the board 2 plus 0.5 for each field it joins, a ripe field 0.5,
     a store tile 1.5), from public things and the bot's own board. (Every price is a
     multiple of 0.5, so sums come out the same in any order.)"""
     effects = WORKERS[worker_id].effects
-    return (space_price(worker_id, surroundings(p.fields, space)) + board_price(g, p, effects)
-            + settle_price(g, p, effects, space, tiles))
+    if board is None:  # the same on every space: a caller pricing several works it out once
+        board = board_price(g, p, effects)
+    return space_price(worker_id, surroundings(p.fields, space)) + board + settle_price(g, p, effects, space, tiles)
 
 
 def surroundings(fields: dict[str, bool], space: str) -> tuple[int, int, int]:
@@ -553,6 +557,8 @@ def board_price(g: Game, p: Player, effects: tuple[Effect, ...]) -> float:
     return worth
 
 
+# Workers with an effect ``board_price`` prices (for the others it is 0.0).
+BOARD_PRICED = frozenset(w.id for w in WORKERS.values() if any(e.kind in ("gain", "cart", "swap") for e in w.effects))
 SETTLES = frozenset(w.id for w in WORKERS.values() if any(e.kind == "settle" for e in w.effects))
 
 
@@ -579,11 +585,17 @@ def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
     first, with their price: 2, 0.5 for each field it joins, and a store tile's bid."""
     if cache is not None and sources in cache:
         return cache[sources]
-    priced = sorted(((t, 2 + 0.5 * touching(p, t) + bid) for t, bid in settle_bids(g, p, sources)),
-                    key=lambda tv: -tv[1])
+    filled = 0  # the board's field tiles as bits: a tile's fields joined are its neighbours among them
+    for ref in p.fields:
+        filled |= BIT[ref]
+    priced = [(t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + bid) for t, bid in settle_bids(g, p, sources)]
+    priced.sort(key=PRICE_OF, reverse=True)  # dearest first; equal prices keep their order
     if cache is not None:
         cache[sources] = priced
     return priced
+
+
+PRICE_OF = itemgetter(1)  # of a (tile, price) pair
 
 
 def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str, float]]:
@@ -604,10 +616,19 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
     With ``at_least``, a play whose ceiling is below that is left out (the caller would
     not take it anyway), and a board with no other play is not read at all."""
     best, worth = None, float("-inf")
+    boards: dict[str, float] = {}  # each worker's board part, priced once
     if at_least is not None:
-        plays = [o for o in plays if o[5:] in SETTLES or TOP_PRICE[o[5:]] >= at_least and
-                 CEILING[o[5:]] + board_price(g, p, WORKERS[o[5:]].effects) + POINTS_SHARE * WORKERS[o[5:]].value
-                 >= at_least]
+        strong = []
+        for o in plays:
+            w = WORKERS[o[5:]]
+            if w.id not in SETTLES:
+                if TOP_PRICE[w.id] < at_least:
+                    continue
+                board = boards[w.id] = board_price(g, p, w.effects) if w.id in BOARD_PRICED else 0.0
+                if CEILING[w.id] + board + POINTS_SHARE * w.value < at_least:
+                    continue
+            strong.append(o)
+        plays = strong
         if not plays:
             return best, worth
     spots = board_spots(frozenset(p.fields.items()), board_key(p))
@@ -623,7 +644,10 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
             here = best_space_price(w.id, spots.surroundings(w.value))
         if here is None:
             continue
-        here += board_price(g, p, w.effects) + POINTS_SHARE * w.value
+        board = boards.get(w.id)
+        if board is None:
+            board = board_price(g, p, w.effects) if w.id in BOARD_PRICED else 0.0
+        here += board + POINTS_SHARE * w.value
         if here > worth:
             best, worth = o, here
     return best, worth

@@ -38,7 +38,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from app.games.gamelog import GameLog
 from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
@@ -517,9 +517,13 @@ def harvest_fields(g: Game, p: Player, refs: list[Ref], why: str) -> None:
 
 def gain_options(g: Game, p: Player) -> list[Option]:
     job = g.queue[0]
-    crops = [job["crop"]] if job.get("crop") and g.supply[job["crop"]] else available_crops(g)
     return [Option(f"gain:{c}", f"Take {crop_name(c)} ({job['left']} to take)", "gain", f"supply:{c}")
-            for c in crops]
+            for c in gain_crops(g, job)]
+
+
+def gain_crops(g: Game, job: Job) -> list[Crop]:
+    """The crop the step names while the supply has it, else any crop the supply has."""
+    return [job["crop"]] if job.get("crop") and g.supply[job["crop"]] else available_crops(g)
 
 
 def choose_gain(g: Game, p: Player, option_id: str) -> None:
@@ -665,7 +669,35 @@ def power_is_settled(g: Game, job: Job) -> bool:
     if effect_of(job).kind in AUTOMATIC:
         automatic_effect(g, changing(g, p.seat), job)
         return True
-    return job["left"] <= 0 or not power_targets(g, p, job)
+    return job["left"] <= 0 or not power_in_reach(g, p, job)
+
+
+def power_in_reach(g: Game, p: Player, job: Job) -> bool:
+    """Whether ``power_targets`` would list anything, found without listing it (the queue
+    asks this after every step of a power)."""
+    effect = effect_of(job)
+    kind = effect.kind
+    if kind == "gain":
+        return any(g.supply[c] > 0 for c in CROPS)
+    if kind in ("reap", "renew", "clear"):
+        fields = p.fields
+        for ref in NEIGHBOURS[job["space"]]:
+            if ref in fields and (kind == "clear" or fields[ref] == (kind == "renew")):
+                return True  # reap: a ripe field; renew: a harvested one; clear: any
+        return False
+    if kind == "settle":
+        workers, sources = p.workers, effect.sources
+        if "fallow" in sources and any(t not in workers for t in g.fallow):
+            return True
+        if "registry" in sources and any(t and t not in workers for t in g.registry):
+            return True
+        return "store" in sources and any(e["tile"] not in workers for q in g.players if q is not p
+                                          for e in q.store)
+    if kind == "cart":  # a full store lists its tiles to drop, else the registry's
+        return any(g.registry) and sum(g.supply.values()) > 0
+    if kind == "swap":  # every other seat, once any store holds a tile
+        return any(q.store for q in g.players)
+    raise ValueError(kind)
 
 
 def automatic_effect(g: Game, p: Player, job: Job) -> None:
@@ -1390,17 +1422,70 @@ class _Listed(threading.local):
     read here directly: a choice found in the kept list needs no other check, since a game
     that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
 
-    last: tuple[Game, Seat, list[Option] | TurnListing] | None = None
+    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing] | None = None
 
 
 _LISTED = _Listed()
 
 
-def listed(g: Game, seat: Seat) -> list[Option]:
-    """``options``, for a caller that next applies one of them to this very game (the bot)."""
-    out = options(g, seat)
+def listed(g: Game, seat: Seat) -> list[Option] | list[Choice]:
+    """``options``, for a caller that next applies one of them to this very game (the bot).
+    A step whose options are worded one by one (a worker's spaces, a power's targets, a
+    counter to take, an event's choice) is listed as ``Choice``s: the same ids and kinds in
+    the same order, from the same rules, without the words nobody reads."""
+    if g.phase == OVER or seat not in to_act(g):
+        out: list[Option] | list[Choice] = []
+    elif g.queue and g.queue[0]["do"] in STEP_CHOICES:
+        out = STEP_CHOICES[g.queue[0]["do"]](g, g.players[seat])
+    else:
+        out = options(g, seat)
     _LISTED.last = (g, seat, out)
     return out
+
+
+class Choice(NamedTuple):
+    """An option's id and kind without its label or target: all the bot reads of one."""
+
+    id: str
+    kind: str
+
+
+def place_choices(g: Game, p: Player) -> list[Choice]:
+    """``place_options`` as ``Choice``s."""
+    job = g.queue[0]
+    replacing = job["why"] == "play"
+    out = [Choice(f"space:{ref}", "space") for ref in worker_spaces(p, job["worker"], replace=replacing)]
+    out.append(CANCEL_CHOICE if replacing else HOME_CHOICE)
+    return out
+
+
+def power_choices(g: Game, p: Player) -> list[Choice]:
+    """``power_options`` as ``Choice``s."""
+    job = g.queue[0]
+    out = [Choice(oid, oid.split(":", 1)[0]) for oid, _ in power_targets(g, p, job)]
+    if job["optional"]:
+        out.append(DONE_CHOICE)
+    return out
+
+
+def gain_choices(g: Game, p: Player) -> list[Choice]:
+    """``gain_options`` as ``Choice``s."""
+    return [Choice(f"gain:{c}", "gain") for c in gain_crops(g, g.queue[0])]
+
+
+def event_choices(g: Game, p: Player) -> list[Choice]:
+    """``event_options`` as ``Choice``s."""
+    kind = g.queue[0]["do"]
+    out = [Choice(f"{kind}:{t}", kind) for t in event_targets(g, p, kind)]
+    if kind != "hail":
+        out.append(DONE_CHOICE)
+    return out
+
+
+CANCEL_CHOICE, HOME_CHOICE, DONE_CHOICE = Choice("cancel", "cancel"), Choice("home", "home"), Choice("done", "done")
+STEP_CHOICES: dict[str, Callable[[Game, Player], list[Choice]]] = {
+    "place": place_choices, "power": power_choices, "gain": gain_choices, "resettle": event_choices,
+    "hail": event_choices, "bloom": event_choices}
 
 
 class TurnListing:
@@ -1476,7 +1561,7 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
                 check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-    g = clone(g, share_players=True)
+    g = next_game(g)
     kind = option_id.split(":", 1)[0]
     CHOICES[kind](g, g.players[seat] if kind in LEAVES_PLAYERS else changing(g, seat), option_id)
     run_queue(g)
@@ -1572,6 +1657,53 @@ def clone(g: Game, share_players: bool = False) -> Game:
     return game
 
 
+def next_game(g: Game) -> Game:
+    """``clone(g, share_players=True)``, written out for ``apply``, which calls it at every
+    step: the players, the options, the setup lists and the draw pile's lists are the same
+    objects as the game before's (see ``clone``), and the copy notes in ``_shared`` what is
+    still shared. Fields set one by one in the dataclass's order, as in ``clone``."""
+    game = Game.__new__(Game)
+    game.players = g.players.copy()
+    game.options = g.options
+    game.rng = g.rng
+    game.phase = g.phase
+    game.turn = g.turn
+    game.used = g.used.copy()
+    game.turns = g.turns
+    game.supply = g.supply.copy()
+    game.start_bag = g.start_bag
+    game.start_chooser = g.start_chooser
+    game.bag = g.bag
+    game.removed = g.removed
+    game.registry = g.registry.copy()
+    game.track = g.track
+    game.set_aside = g.set_aside
+    game.held = g.held
+    game.ignored = g.ignored
+    game.resolving = g.resolving
+    game.fallow = g.fallow.copy()
+    game.town = g.town.copy()
+    game.ending = g.ending
+    game.final_turns = g.final_turns
+    game.checks = g.checks
+    queue = []
+    for job in g.queue:  # most steps are flat dicts; a bid holds its counters and its way back
+        queue.append(job.copy() if job["do"] != "bid" else _clone_job(job))
+    game.queue = queue
+    log = GameLog.__new__(GameLog)  # GameLog(g.log.recent, g.log.total), without the call
+    log.recent = g.log.recent.copy()
+    log.total = g.log.total
+    log.keep = g.log.keep
+    game.log = log
+    game._shared = SHARED_AT_FIRST[len(g.players)].copy()  # type: ignore[attr-defined]
+    return game
+
+
+# What ``next_game`` shares at first, by the number of players: every seat and the draw pile
+# (each game gets its own copy).
+SHARED_AT_FIRST = {n: {*range(n), DRAW_PILE} for n in range(1, len(PLAYER_COLOURS) + 1)}
+
+
 def _clone_player(p: Player, share_entries: bool = False) -> Player:
     """A copy of a player. With ``share_entries`` (``changing`` only) its store's entries are
     shared with the game before: the rules never change an entry in place (a tile and its
@@ -1609,4 +1741,5 @@ assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_F
 assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counters", "fields", "workers", "store"}
 assert set(_FLAT_FIELDS) == {"used", "supply", "registry", "fallow", "town", *SETUP_FIELDS, *DRAW_FIELDS}  # as ``clone`` copies them
 assert list(vars(clone(Game([Player(0, PLAYER_COLOURS[0])], {}, "")))) == [f.name for f in dataclass_fields(Game)]
+assert list(vars(next_game(Game([Player(0, PLAYER_COLOURS[0])], {}, "")))) == [f.name for f in dataclass_fields(Game)] + ["_shared"]
 assert list(vars(_clone_player(Player(0, PLAYER_COLOURS[0])))) == [f.name for f in dataclass_fields(Player)]

@@ -233,3 +233,28 @@ def test_the_turn_listed_kind_by_kind_matches_the_whole_list(players):
                 assert not kh.options(g, seat) or g.queue or g.phase != "play"
             g = kh.apply(g, seat, bot.choose(g, seat, rng))
     assert turns > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bot_s_light_listing_of_a_step_matches_its_options(players):
+    """``rules.listed`` gives a worker's spaces, a power's targets, a counter to take and an
+    event's choice as ``Choice``s: the ids and kinds of ``options``, in its order; and the
+    queue's "anything in reach?" (``power_in_reach``) agrees with ``power_targets``."""
+    light = reached = 0
+    for seed in range(8):
+        g, rng = kh.setup(players, {}, seed), Rng(seed)
+        while kh.result(g) is None:
+            seat = min(kh.to_act(g))
+            offered = [(o.id, o.kind) for o in kh.options(g, seat)]
+            listed = kh.rules.listed(g, seat)
+            assert [(o.id, o.kind) for o in listed] == offered
+            if g.queue and g.queue[0]["do"] in kh.rules.STEP_CHOICES:
+                light += 1
+                assert all(type(o) is kh.rules.Choice for o in listed)
+            for job in g.queue:
+                if job["do"] == "power" and kh.rules.effect_of(job).kind not in kh.rules.AUTOMATIC:
+                    reached += 1
+                    p = g.players[job["seat"]]
+                    assert kh.rules.power_in_reach(g, p, job) == bool(kh.rules.power_targets(g, p, job))
+            g = kh.apply(g, seat, bot.choose(g, seat, rng))
+    assert light > 100 and reached > 100
