@@ -17,9 +17,9 @@ from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
-from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build, can_pay,
+from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build_both, can_pay,
                     can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan,
-                    returned_by, season_name, tiebreak)
+                    returned_by, season_name, source_tile, tiebreak)
 
 Seat = int
 
@@ -38,16 +38,36 @@ def tile_value(b: Building) -> float:
     return worth + 0.5 * (b.back.points - s.points) - 0.6 * sum(s.cost.values())
 
 
+@functools.cache
+def tile_worth(tile: str) -> float:
+    """``tile_value`` of a tile by its id (fixed content: worked out once)."""
+    return tile_value(BUILDINGS[tile])
+
+
+def least_overbuilt(p: Player, area: str) -> float:
+    """The least worth lost by building in the area: 0 for an empty plot, else the cheapest
+    building one may build over (its worth, 5 more if upgraded)."""
+    return min((0.0 if not q["tiles"] else tile_worth(q["tiles"][-1]) + (5 if q["up"] else 0)
+                for pid, q in p.plots.items() if pid.startswith(area) and len(q["tiles"]) < 2), default=0.0)
+
+
 def fair_needs(g: Game, p: Player) -> dict[str, int]:
     """Goods still missing for the fair of this season and the winter fairs it holds (its
     own face-down fair is the bot's own secret, which it may use)."""
     want: dict[str, int] = {}
-    fairs = [FAIRS[f].needs for f in [p.fairs.get(season_name(g))] if f]
-    fairs += [FAIRS[f].back_needs or {} if season_name(g) == "winter" else FAIRS[f].needs for f in p.winter]
+    season = season_name(g)
+    own = p.fairs.get(season)
+    fairs = [FAIRS[own].needs] if own else []
+    if p.winter:
+        fairs += [FAIRS[f].back_needs or {} if season == "winter" else FAIRS[f].needs for f in p.winter]
+    stock = p.stock
     for needs in fairs:
         for good, n in needs.items():
-            kinds = WHITE.get(good, (good,))
-            have = sum(p.stock.get(k, 0) for k in kinds)
+            kinds = WHITE.get(good)
+            if kinds is None:  # a named good
+                kinds, have = (good,), stock.get(good, 0)
+            else:
+                have = sum(stock.get(k, 0) for k in kinds)
             if have < n:
                 for k in kinds:
                     want[k] = max(want.get(k, 0), n - have)
@@ -72,12 +92,17 @@ GOOD_BASE = {**{k: 1.0 for k in RAW}, "wheat": 1.0, **{k: 1.5 for k in GEMS}, **
 
 def goods_worth(g: Game, p: Player) -> dict[str, float]:
     """Every good's worth to the player now (as ``good_worth`` weighs one), in one pass."""
-    needs = fair_needs_memo(g, p)
-    values = {k: v + 1.2 if needs.get(k) else v for k, v in GOOD_BASE.items()}
+    values = dict(GOOD_BASE)
     room, held = pens(p)
     for kind in ANIMALS:
-        values[kind] = (1.3 if room.get(kind, 0) > held else 0.2) + (1.2 if needs.get(kind) else 0.0)
+        values[kind] = 1.3 if room.get(kind, 0) > held else 0.2
+    for kind, n in fair_needs_memo(g, p).items():  # a good the fairs still need: 1.2 more
+        if n and kind in values:
+            values[kind] += 1.2
     return values
+
+
+NONE_OF_EACH = (0,) * len(ANIMALS)  # ``stock.get``'s default, for each animal
 
 
 def pens(p: Player) -> tuple[dict[str, int], int]:
@@ -90,10 +115,10 @@ def pens(p: Player) -> tuple[dict[str, int], int]:
             room = known["room"] = {}
             for plot in p.plots.values():
                 side = building_side(plot)
-                if side:
+                if side and side.houses:
                     for kind in set(side.houses):
                         room[kind] = room.get(kind, 0) + side.capacity
-        _once["pens"] = (room, sum(p.stock.get(a, 0) for a in ANIMALS))
+        _once["pens"] = (room, sum(map(p.stock.get, ANIMALS, NONE_OF_EACH)))
     return _once["pens"]
 
 
@@ -123,20 +148,21 @@ def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float
     """What one use of a building's action brings, less what it costs (about in points)."""
     if not can_pay(p.stock, a.pay):
         return 0.0
+    values = goods_values(g, p)  # ``good_value`` of each good, read from the decision's table
     gained = 0.0
     for good, n in a.gain.items():
         if good == "ship":
             gained += 1.0 * n
         elif good == "animal":
-            gained += max((good_value(g, p, k) for k in side_houses), default=0.0)
+            gained += max((values.get(k, 0.0) for k in side_houses), default=0.0)
         elif good == "refine":
-            gained += max((good_value(g, p, REFINED[r]) - 0.5 * good_value(g, p, r) + 0.3
+            gained += max((values.get(REFINED[r], 0.0) - 0.5 * values.get(r, 0.0) + 0.3
                            for r in RAW if p.stock.get(r, 0)), default=0.0)
         elif good == "gem":
             gained += 1.5 * n
         else:
-            gained += n * good_value(g, p, good)
-    paid = sum(n * good_value(g, p, STAND_IN.get(k, k)) for k, n in a.pay.items())
+            gained += n * values.get(good, 0.0)
+    paid = sum(n * values.get(STAND_IN.get(k, k), 0.0) for k, n in a.pay.items())
     return max(0.0, gained - 0.5 * paid)
 
 
@@ -161,7 +187,10 @@ def kind_worth(g: Game, p: Player, kind: str) -> float:
     if kind == "tile":
         return 2.2 if any(g.display) and len(p.held) < 2 else 0.3
     if kind in ("build", "discount"):
-        return (4.0 if kind == "discount" else 3.5) if can_build(g, p, kind) else 0.2
+        both = _once.get("buildable")  # a build, a discount build: both weighed at once
+        if both is None:
+            both = _once["buildable"] = can_build_both(g, p)
+        return (4.0 if kind == "discount" else 3.5) if both[kind == "discount"] else 0.2
     if kind == "upgrade":
         return 3.0 if can_upgrade(p) else 0.2
     if kind == "fair":
@@ -185,11 +214,21 @@ def boat_face_worth(g: Game, p: Player, goods: tuple[str, ...]) -> float:
 
 def river_worth(g: Game, p: Player) -> float:
     """A river action is worth what the best boat waiting (or already on a river) gives."""
-    season = season_name(g)
     best = 0.0
     for boat in [*g.boats, *(b["boat"] for b in g.boards if b["boat"])]:
-        best = max(best, boat_face_worth(g, p, BOATS[boat].faces[season]))
+        best = max(best, boat_worth(g, p, boat))
     return best
+
+
+def boat_worth(g: Game, p: Player, boat: str) -> float:
+    """``boat_face_worth`` of a boat's face this season (remembered for the decision)."""
+    worths = _once.get("boats")
+    if worths is None:
+        worths = _once["boats"] = {}
+    worth = worths.get(boat)
+    if worth is None:
+        worth = worths[boat] = boat_face_worth(g, p, BOATS[boat].faces[season_name(g)])
+    return worth
 
 
 def work_value(g: Game, p: Player, plot_id: str) -> float:
@@ -211,38 +250,69 @@ class Spots:
     colour bonus (and who may join a keyple already there) does."""
 
     def __init__(self, g: Game, p: Player) -> None:
-        self.placed: list[Placed] = []  # the empty spaces by board and field, and the spaces one may join
         self.empty: dict[str | None, tuple[float, float]] = {}  # field colour -> best of the empty spaces, unmatched and matched
         self.joins: list[tuple[str, Spot]] = []  # a space with one standing keyple: its colour, the spot
+        # field colour -> the first best empty space of that colour, unmatched and matched:
+        # [value, place in the listing, option, value, place, option]
+        self.tops: dict[str | None, list[Any]] = {}
+        # each board: its first place in the listing, its claim, its shape, the worth of each
+        # empty field group (None: a river with no boat to put on it), the spots one may join
+        self.boards: list[tuple[int, float, Shape, list[float | None], list[Spot]]] = []
+        self._placed: list[Placed] | None = None  # made when asked
         self._by_option: dict[str, Spot] | None = None  # "space:<board>:<space>" -> its spot, made when asked
-        placed, empty = self.placed, self.empty
+        memo, tops, seat = _memo, self.tops, p.seat
         for index, board in enumerate(g.boards):
             # the board's claim: 0.3 if it is the seat's or nobody's
-            claimed = 0.3 if board["keyper"] == p.seat or board["keyper"] is None else 0.0
+            claimed = 0.3 if board["keyper"] == seat or board["keyper"] is None else 0.0
             at = index * BOARD_PLACES  # the board's first place in the listing
-            empties, joins = board_shape(board)
-            for field, field_colour, options, first in empties:
+            shape = board_shape(board)
+            worths: list[float | None] = []
+            for field, field_colour, options, first in shape[0]:  # in listing order
                 if field == "river":
                     if not board["boat"] and not g.boats:
-                        continue  # no boat to put on it
+                        worths.append(None)  # no boat to put on it
+                        continue
                     worth = self.worth(g, p, board, field)
                 else:
-                    worth = kind_value(g, p, field)
-                spot = (field_colour, 1.6, worth, claimed)  # 1.6: a join may come
-                placed.append((at + first, None, spot, options))
+                    worth = memo.get(field)  # ``kind_value``, read straight from its memo when known
+                    if worth is None:
+                        worth = kind_value(g, p, field)
+                worths.append(worth)
                 v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
-                best = empty.get(field_colour)
-                empty[field_colour] = (v0, v1) if best is None else (max(best[0], v0), max(best[1], v1))
-            for option, standing_colour, field, field_colour, cell in joins:
+                top = tops.get(field_colour)
+                if top is None:
+                    tops[field_colour] = [v0, at + first, options[0], v1, at + first, options[0]]
+                    continue
+                if v0 > top[0]:  # the first among equals stays
+                    top[0], top[1], top[2] = v0, at + first, options[0]
+                if v1 > top[3]:
+                    top[3], top[4], top[5] = v1, at + first, options[0]
+            spots = []
+            for option, standing_colour, field, field_colour, cell in shape[1]:
                 spot = (field_colour, 2, self.worth(g, p, board, field), claimed)
-                placed.append((at + cell, standing_colour, spot, (option,)))
+                spots.append(spot)
                 self.joins.append((standing_colour, spot))
+            self.boards.append((at, claimed, shape, worths, spots))
+        self.empty = {field_colour: (top[0], top[3]) for field_colour, top in tops.items()}
+
+    @property
+    def placed(self) -> list[Placed]:
+        """The empty spaces by board and field, and the spaces one may join."""
+        if self._placed is None:
+            self._placed = []
+            for at, claimed, (empties, joins), worths, spots in self.boards:
+                for (field, field_colour, options, first), worth in zip(empties, worths):
+                    if worth is not None:
+                        self._placed.append((at + first, None, (field_colour, 1.6, worth, claimed), options))  # 1.6: a join may come
+                for (option, standing_colour, _, _, cell), spot in zip(joins, spots):
+                    self._placed.append((at + cell, standing_colour, spot, (option,)))
+        return self._placed
 
     @staticmethod
     def worth(g: Game, p: Player, board: dict[str, Any], field: str) -> float:
         """One repetition of the field; a river is worth its own boat, or the best one waiting."""
         if field == "river" and board["boat"]:
-            return boat_face_worth(g, p, BOATS[board["boat"]].faces[season_name(g)])
+            return boat_worth(g, p, board["boat"])
         return kind_value(g, p, field)
 
     def value(self, colour: str, option: str) -> float | None:
@@ -259,7 +329,26 @@ class Spots:
     def first_best(self, colour: str) -> tuple[str, float] | None:
         """The option of the space whose ``value`` is best for this colour, the first in the
         place step's listing among equals, and that value (None: no space it may enter)."""
-        white = 0.8 if colour == "white" else 0
+        if colour == WHITE_KEYPLE:
+            return self.first_best_white()
+        # a colour other than white: each field colour's first best empty space, then the joins
+        best, best_at, best_value = None, 0, 0.0
+        for field_colour, top in self.tops.items():
+            v, at, option = (top[3], top[4], top[5]) if matched(colour, field_colour) else (top[0], top[1], top[2])
+            if best is None or v > best_value or v == best_value and at < best_at:
+                best, best_at, best_value = option, at, v
+        for at, _, (_, joins), _, spots in self.boards:
+            for (option, standing_colour, _, field_colour, cell), (_, alone, worth, claimed) in zip(joins, spots):
+                if may_join(standing_colour, field_colour, colour):
+                    v = worth * (alone + matched(colour, field_colour)) + claimed  # as ``value`` sums
+                    if best is None or v > best_value or v == best_value and at + cell < best_at:
+                        best, best_at, best_value = option, at + cell, v
+        return None if best is None else (best, best_value)
+
+    def first_best_white(self) -> tuple[str, float] | None:
+        """``first_best`` for a white keyple, space by space (its 0.8 off may make equals of
+        values that were not)."""
+        colour, white = WHITE_KEYPLE, 0.8
         best, best_at, best_value = None, 0, 0.0
         for at, standing_colour, (field_colour, alone, worth, claimed), options in self.placed:
             if standing_colour is not None and not may_join(standing_colour, field_colour, colour):
@@ -498,29 +587,25 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
         return "done" if "done" in offered else offered[0]
     kind = job["kind"]
     if kind == "tile":
-        return max(onward, key=lambda o: tile_value(BUILDINGS[g.display[int(o.split(":")[1])]]))  # type: ignore[index]
+        return max(onward, key=lambda o: tile_worth(g.display[int(o.split(":")[1])]))  # type: ignore[arg-type]
     if kind in ("build", "discount"):
         if job.get("src"):
             def plot_worth(o: str) -> float:
                 plot = p.plots[o.split(":")[1]]
                 if not plot["tiles"]:
                     return 100.0
-                return -tile_value(BUILDINGS[plot["tiles"][-1]]) - (5 if plot["up"] else 0)
+                return -tile_worth(plot["tiles"][-1]) - (5 if plot["up"] else 0)
             return max(onward, key=plot_worth)
-        def build_worth(o: str) -> float:
-            where, ref = o.split(":")[1:]
-            tile = g.display[int(ref)] if where == "display" else ref
-            b = BUILDINGS[tile]  # type: ignore[index]
-            plots = [q for pid, q in p.plots.items() if pid.startswith(b.area) and len(q["tiles"]) < 2]
-            replaced = min((0.0 if not q["tiles"] else tile_value(BUILDINGS[q["tiles"][-1]]) + (5 if q["up"] else 0)
-                            for q in plots), default=0.0)
-            return tile_value(b) - replaced
+        lost: dict[str, float] = {}  # area -> the least worth lost by building there (once per area)
 
-        def tile_of(o: str) -> Building:
-            where, ref = o.split(":")[1:]
-            return BUILDINGS[g.display[int(ref)] if where == "display" else ref]  # type: ignore[index]
+        def build_worth(o: str) -> float:
+            tile = source_tile(g, p, o.split(":", 1)[1])
+            area = BUILDINGS[tile].area
+            if area not in lost:
+                lost[area] = least_overbuilt(p, area)
+            return tile_worth(tile) - lost[area]
         best = max(onward, key=build_worth)
-        if build_worth(best) <= 0 < tile_value(tile_of(best)) and "done" in offered:
+        if build_worth(best) <= 0 < tile_worth(source_tile(g, p, best.split(":", 1)[1])) and "done" in offered:
             return "done"  # only overbuilding a better building is left
         return best
     if kind == "boat":

@@ -422,6 +422,18 @@ def place_targets(g: Game, p: Player, colour: str) -> list[tuple[str, str]]:
     return list(iter_place_targets(g, p, colour))
 
 
+def can_place(g: Game, p: Player, colour: str) -> bool:
+    """Has a keyple of this colour somewhere to go (``place_targets`` not empty: the first
+    will do)? ``iter_space_targets`` written out: every turn asks for each colour in hand."""
+    boats = g.boats
+    for b in g.boards:
+        spaces = b["spaces"]
+        for key, field_colour, _ in board_spaces(b["id"], b["fold"]):
+            if open_to(spaces[key], key, field_colour, colour, boats):
+                return True
+    return next(iter_plot_targets(p, colour), None) is not None
+
+
 def iter_place_targets(g: Game, p: Player, colour: str) -> Iterator[tuple[str, str]]:
     for _, _, ref in iter_space_targets(g, colour):
         yield "space", ref
@@ -458,10 +470,10 @@ def lay_targets(g: Game, p: Player) -> list[tuple[str, str, int]]:
     """Keyples the player may lay down: (kind, where, how many): standing keyples on its own
     buildings and its claimed board; on any country board if there are none there."""
     own = [("plot", plot_id, len(standing(plot["keyples"]))) for plot_id, plot in p.plots.items()
-           if standing(plot["keyples"]) and workable(plot)]
+           if plot["keyples"] and standing(plot["keyples"]) and workable(plot)]
     def on(board: dict[str, Any]) -> list[tuple[str, str, int]]:
         return [("space", f"{board['id']}:{key}", len(standing(space)))
-                for key, space in board["spaces"].items() if standing(space)]
+                for key, space in board["spaces"].items() if space and standing(space)]
     claimed = on(board_of(g, p.keyper)) if p.keyper is not None else []
     if own or claimed:
         return own + claimed
@@ -495,7 +507,7 @@ def turn_options(g: Game, p: Player) -> list[Option]:
     if p.keyper is None:
         out += [keyper_option(b["id"]) for b in g.boards if b["keyper"] is None]
     for colour in dict.fromkeys(p.hand):
-        if next(iter_place_targets(g, p, colour), None):  # somewhere to go (the first will do)
+        if can_place(g, p, colour):
             out.append(keyple_option(p.seat, colour))
     if out_of_hand(p):
         out += lay_options(g, p)
@@ -518,7 +530,20 @@ def keyple_option(seat: Seat, colour: str) -> Option:
 
 def has_turn(g: Game, p: Player) -> bool:
     """Public: a player with everything out and nothing to lay down is skipped."""
-    return not out_of_hand(p) or bool(lay_targets(g, p))
+    return not out_of_hand(p) or can_lay(g, p)
+
+
+def can_lay(g: Game, p: Player) -> bool:
+    """Is ``lay_targets`` not empty (without listing them)? A standing keyple on one of the
+    player's buildings, or on any country board (the claimed board is one of them)."""
+    for plot in p.plots.values():
+        if plot["keyples"] and standing(plot["keyples"]) and workable(plot):
+            return True
+    for b in g.boards:
+        for space in b["spaces"].values():
+            if space and standing(space):
+                return True
+    return False
 
 
 def choose_keyper(g: Game, p: Player, option_id: str) -> None:
@@ -896,11 +921,14 @@ def build_options(g: Game, p: Player, job: Job) -> list[Option]:
                        "plot", f"plot:{p.seat}:{pid}") for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
     out = []
     room = areas_with_room(p)
+    discount = job["kind"] == "discount"
     # the sources of ``build_sources``, in its order; a source's string only for a tile that can be built
     for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
         for i, tile in enumerate(tiles):
-            if tile and room[BUILDINGS[tile].area] and can_pay(p.stock, build_cost(job, tile)):
-                out.append(build_option(p.seat, job["kind"], where, str(i) if where == "display" else tile, tile))
+            if tile:
+                area, cost, less = tile_costs(tile)  # ``build_cost``
+                if room[area] and can_pay(p.stock, less if discount else cost):
+                    out.append(build_option(p.seat, job["kind"], where, str(i) if where == "display" else tile, tile))
     return out
 
 
@@ -927,6 +955,26 @@ def can_build(g: Game, p: Player, kind: str) -> bool:
                 if room[area] and can_pay(p.stock, less if discount else cost):
                     return True
     return False
+
+
+def can_build_both(g: Game, p: Player) -> tuple[bool, bool]:
+    """``can_build`` for a build and for a discount build, in one pass over the tiles (the
+    bot weighs both)."""
+    room = areas_with_room(p)
+    if not (room["farm"] or room["village"]):
+        return False, False
+    build = discount = False
+    stock = p.stock
+    for tiles in (p.home, p.held, g.display):
+        for tile in tiles:
+            if tile:
+                area, cost, less = tile_costs(tile)
+                if room[area]:
+                    discount = discount or can_pay(stock, less)
+                    build = build or can_pay(stock, cost)
+                    if build and discount:
+                        return True, True
+    return build, discount
 
 
 @functools.cache
@@ -1260,6 +1308,8 @@ def housing_plans(p: Player) -> list[dict[str, dict[str, int]]]:
     kinds in the tiebreak order, then each kind held given the first claim on the room.
     Each plan keeps as many animals as can be kept; they differ in which kinds go back."""
     held = [a for a in ANIMALS if p.stock.get(a, 0)]
+    if not held:
+        return [{}]  # no animals: the one way houses none (as ``housing_plan`` finds)
     plans: list[dict[str, dict[str, int]]] = []
     for first in [None, *held]:
         order = ([first] if first else []) + [a for a in held if a != first]
@@ -1429,11 +1479,12 @@ def surplus_choices(g: Game, p: Player) -> list[list[str]]:
         return []
 
     def rest(hand: list[str], n: int) -> list[str]:
-        hand, out = list(hand), []
+        counts, out = Counter(hand), []
         for _ in range(n):
-            counts = Counter(hand)
             colour = max(counts, key=lambda c: (c != WHITE_KEYPLE, counts[c], -KEYPLE_COLOURS.index(c)))
-            hand.remove(colour)
+            counts[colour] -= 1
+            if not counts[colour]:
+                del counts[colour]  # no more of it in hand
             out.append(colour)
         return out
     choices: list[list[str]] = []
@@ -1582,7 +1633,7 @@ def step_is_settled(g: Game, job: Job) -> bool:
             return not g.winter_fairs  # a winter fair to take
         return not act_options(g, p)
     if kind == "final":
-        return not lay_targets(g, g.players[job["seat"]])
+        return not can_lay(g, g.players[job["seat"]])
     return False
 
 
