@@ -183,8 +183,10 @@ def winter_groups(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, 
                   powers: frozenset[str]) -> list[tuple[list[int], set[str]]]:
     """Groups of cards (indices) linked by an item kind two of them could take, each with
     the kinds it could take (in supply order)."""
-    takes = [{k for k in supply if any(accepts(slot, k, powers) for v in variants for slot in v.slots)}
-             for _, variants in cards]
+    takes = []
+    for _, variants in cards:
+        slots = {slot for v in variants for slot in v.slots}  # each word asked once
+        takes.append({k for k in supply if any(accepts(slot, k, powers) for slot in slots)})
     parent = list(range(len(cards)))
 
     def root(i: int) -> int:
