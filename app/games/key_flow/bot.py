@@ -22,7 +22,7 @@ from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
-                    live_panel, neighbours, powers, reachable, season_name, spots, usable_by, where)
+                    live_panel, powers, reachable, season_name, shape_neighbours, spots, usable_by, where)
 from .scoring import accepts
 
 Seat = int
@@ -167,21 +167,24 @@ def steps_from(p: Player, start: int) -> dict[int, int]:
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
         shape = tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in p.village)
-        table = _steps_known.get(shape)
-        if table is None:
+        kept = _steps_known.get(shape)
+        if kept is None:
             if len(_steps_known) > 20000:  # a bound, not a policy: shapes recur within a game
                 _steps_known.clear()
-            table = _steps_known[shape] = [None] * len(shape)
-        known = _memo[key] = (p, shape, table)
-    _, shape, table = known
+            kept = _steps_known[shape] = (shape_neighbours(tuple((row, col) for row, col, _ in shape)),
+                                          [None] * len(shape))
+        known = _memo[key] = (p, shape, kept)
+    _, shape, (near, table) = known
     steps = table[start]
     if steps is None:
-        steps = table[start] = _steps(shape, start, neighbours(p.village))
+        steps = table[start] = _steps(shape, start, near)
     return steps
 
 
-# by village shape (row, column, is a store per card): from each start, once computed
-_steps_known: dict[tuple[tuple[str, int, bool], ...], list[dict[int, int] | None]] = {}
+# by village shape (row, column, is a store per card): the cards each touches
+# (rules.neighbours), and the steps from each start, once computed
+_steps_known: dict[tuple[tuple[str, int, bool], ...],
+                   tuple[tuple[tuple[int, ...], ...], list[dict[int, int] | None]]] = {}
 
 
 def _steps(shape: tuple[tuple[str, int, bool], ...], start: int, near: tuple[tuple[int, ...], ...]) -> dict[int, int]:
@@ -213,13 +216,13 @@ _reach_known: dict[Any, int] = {}  # a pure function of what its key holds
 
 
 def _reachable_upgrade(p: Player, carts: int) -> int:
-    pw = powers(p)
+    pw = None  # the boats' powers, once a card needs them
     village = p.village
     # the answer is the largest gain reachable: the cards are tried largest gain first, and
     # the first card within reach answers
     gains = []
     for at, e in enumerate(village):
-        gain = upgrade_gain(e["card"], len(e["tiles"]))
+        gain = _GAINS[e["card"]][len(e["tiles"])]  # upgrade_gain, looked up without a key tuple
         if gain > 0:
             gains.append((gain, at))
     gains.sort(reverse=True)
@@ -232,6 +235,8 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         # least a step: a cost that far beyond what the card holds is out of reach
         if resources_in(cost) - (sum(e["res"].values()) if e["res"] else 0) > carts:
             continue
+        if pw is None:
+            pw = powers(p)
         missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
         if not missing:
             return gain
@@ -254,6 +259,10 @@ def upgrade_gain(card_id: str, level: int) -> int:
         known = _upgrade_gains[(card_id, level)] = \
             c.panels[level + 1].points - c.panels[level].points if level < len(c.costs) else 0
     return known
+
+
+# by card id, by panel: upgrade_gain of each
+_GAINS = {cid: tuple(upgrade_gain(cid, level) for level in range(len(c.panels))) for cid, c in CARDS.items()}
 
 
 _resources_in: dict[int, tuple[Any, int]] = {}  # by id() of a cost of the content (kept: never reused)
@@ -600,10 +609,13 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
         if use in offered and (g.phase == WINTER_K or v >= token_worth(want) + 0.2):
             return use
         return "discard" if "discard" in offered else next(o for o in offered if o != "cancel")
-    want = goals(g, p)
     if p.jobs:
-        return job_choice(g, p, offered, want)
-    return token_choice(g, p, offered, want)
+        # of the decisions after a reveal, only a resource of choice reads the goals
+        return job_choice(g, p, offered, goals(g, p) if p.jobs[0]["do"] == "any" else NO_GOALS)
+    return token_choice(g, p, offered, goals(g, p))
+
+
+NO_GOALS: frozenset[str] = frozenset()
 
 
 # Each seat's card values at its last pick, with the game they were weighed in and its goals:
