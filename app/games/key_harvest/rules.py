@@ -1033,13 +1033,13 @@ def registry_options(g: Game, p: Player) -> list[Option]:
     """A registry tile, if your store has room and you have a counter to bid."""
     if len(p.store) >= STORE_SIZE or not counter_total(p):
         return []
-    return [registry_option(i, ref) for i, ref in enumerate(g.registry) if ref]
+    return [REGISTRY_OPTIONS[i][ref] for i, ref in enumerate(g.registry) if ref]
 
 
-@lru_cache(maxsize=None)  # 6 spaces, 56 tiles
-def registry_option(slot: int, ref: Ref) -> Option:
-    return Option(f"registry:{slot}", f"Put {tile_text(ref)} into your store and bid for it", "registry",
-                  f"registry:{slot}")
+# Every registry space's option for every tile, made once (6 spaces, 56 tiles).
+REGISTRY_OPTIONS: list[dict[Ref, Option]] = [
+    {ref: Option(f"registry:{slot}", f"Put {tile_text(ref)} into your store and bid for it", "registry",
+                 f"registry:{slot}") for ref in FIELDS} for slot in range(REGISTRY_SPACES)]
 
 
 def choose_registry(g: Game, p: Player, option_id: str) -> None:
@@ -1435,10 +1435,11 @@ def listed(g: Game, seat: Seat) -> list[Option] | list[Choice]:
     the same order, from the same rules, without the words nobody reads."""
     if g.phase == OVER or seat not in to_act(g):
         out: list[Option] | list[Choice] = []
-    elif g.queue and g.queue[0]["do"] in STEP_CHOICES:
-        out = STEP_CHOICES[g.queue[0]["do"]](g, g.players[seat])
-    else:
-        out = options(g, seat)
+    elif not g.queue:
+        out = turn_options(g, g.players[seat])
+    else:  # ``options``' own listing, its checks made just above
+        step = g.queue[0]["do"]
+        out = (STEP_CHOICES.get(step) or QUEUE_OPTIONS[step])(g, g.players[seat])
     _LISTED.last = (g, seat, out)
     return out
 
@@ -1688,7 +1689,11 @@ def next_game(g: Game) -> Game:
     game.checks = g.checks
     queue = []
     for job in g.queue:  # most steps are flat dicts; a bid holds its counters and its way back
-        queue.append(job.copy() if job["do"] != "bid" else _clone_job(job))
+        if job["do"] != "bid":
+            queue.append(job.copy())
+        else:  # as ``_clone_job``
+            back = job["back"]
+            queue.append({**job, "bid": job["bid"].copy(), "back": back and back.copy()})
     game.queue = queue
     log = GameLog.__new__(GameLog)  # GameLog(g.log.recent, g.log.total), without the call
     log.recent = g.log.recent.copy()
