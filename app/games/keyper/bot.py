@@ -478,7 +478,8 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
         job = state.queue[0]
         field = board_fields(board_of(state, job["board"]))[job["space"]]
         joins = [o for o in offered if o.startswith("join:")]
-        if joins and kind_value(state, p, field) >= 0.9:
+        # a good other than an animal is worth at least 1 (``GOOD_BASE``): no need to weigh it
+        if joins and (field in GOOD_BASE or kind_value(state, p, field) >= 0.9):
             return max(joins, key=lambda o: (o != "join:white", o))
         return "decline"
     if step == "place":
@@ -633,10 +634,16 @@ def fold_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
     board = next(b for b in g.boards if b["folder"] == p.seat)
 
     def worth(o: str) -> float:
-        fold = o.split(":", 1)[1]
-        cells = layout(board["id"], fold)
-        return sum(kind_value(g, p, k) for k in cells.values() if k not in ("keyp", "river")) + rng.randrange(100) / 50
+        fields = fold_fields(board["id"], o.split(":", 1)[1])
+        return sum([kind_value(g, p, k) for k in fields]) + rng.randrange(100) / 50
     return max(offered, key=worth)
+
+
+@functools.cache
+def fold_fields(board_id: int, fold: str) -> tuple[str, ...]:
+    """The field kinds of a folded board's cells in layout order, the keyp cell and the river
+    left out (what ``fold_choice`` weighs)."""
+    return tuple(k for k in layout(board_id, fold).values() if k not in ("keyp", "river"))
 
 
 

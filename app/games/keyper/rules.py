@@ -481,16 +481,16 @@ def lay_targets(g: Game, p: Player) -> list[tuple[str, str, int]]:
 
 
 def lay_options(g: Game, p: Player) -> list[Option]:
-    out = []
-    for kind, where, n in lay_targets(g, p):
-        target = f"plot:{p.seat}:{where}" if kind == "plot" else f"space:{where}"
-        if n == 1:
-            out.append(Option(f"lay:{kind}:{where}", f"Lay down the keyple on {where_text(g, p, kind, where)}",
-                              "lay", target))
-        else:
-            out.append(Option(f"pair:{kind}:{where}", f"Lay down both keyples on {where_text(g, p, kind, where)}",
-                              "lay", target))
-    return out
+    return [lay_option(p.seat, kind, where, n, where_text(g, p, kind, where)) for kind, where, n in lay_targets(g, p)]
+
+
+@functools.cache
+def lay_option(seat: Seat, kind: str, where: str, n: int, text: str) -> Option:
+    """Laying down the keyple (n 1) or both keyples on a target, named ``text``."""
+    target = f"plot:{seat}:{where}" if kind == "plot" else f"space:{where}"
+    if n == 1:
+        return Option(f"lay:{kind}:{where}", f"Lay down the keyple on {text}", "lay", target)
+    return Option(f"pair:{kind}:{where}", f"Lay down both keyples on {text}", "lay", target)
 
 
 def where_text(g: Game, p: Player, kind: str, where: str) -> str:
@@ -847,16 +847,13 @@ def act_options(g: Game, p: Player) -> list[Option]:
     kind = job["kind"]
     out: list[Option] = []
     if kind == "tile":
-        out = [Option(f"take:{i}", f"Take {tile_name(t)} from the display", "take", f"display:{i}")
-               for i, t in enumerate(g.display) if t]
+        out = [take_option(i, t) for i, t in enumerate(g.display) if t]
     elif kind in ("build", "discount"):
         out = build_options(g, p, job)
     elif kind == "upgrade":
         for plot_id, plot in p.plots.items():
             if plot["tiles"] and not plot["up"] and can_pay(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost):
-                b = BUILDINGS[plot["tiles"][-1]]
-                out.append(Option(f"upgrade:{plot_id}", f"Upgrade {b.front.name} to {b.back.name} "
-                                  f"({cost_text(b.back.cost)})", "upgrade", f"plot:{p.seat}:{plot_id}"))
+                out.append(upgrade_option(p.seat, plot_id, plot["tiles"][-1]))
     elif kind == "fair":
         out = [Option(f"winter:{f}", f"Take the winter fair {f} ({fair_text(f)})", "winter", f"winterfair:{f}")
                for f in g.winter_fairs]
@@ -870,6 +867,20 @@ def act_options(g: Game, p: Player) -> list[Option]:
 
 
 DONE = Option("done", "Done (skip the rest of this action)", "done")
+
+
+# Options are immutable: those a step lists again and again are made once.
+
+@functools.cache
+def take_option(slot: int, tile: str) -> Option:
+    return Option(f"take:{slot}", f"Take {tile_name(tile)} from the display", "take", f"display:{slot}")
+
+
+@functools.cache
+def upgrade_option(seat: Seat, plot_id: str, tile: str) -> Option:
+    b = BUILDINGS[tile]
+    return Option(f"upgrade:{plot_id}", f"Upgrade {b.front.name} to {b.back.name} ({cost_text(b.back.cost)})",
+                  "upgrade", f"plot:{seat}:{plot_id}")
 
 
 def fair_text(fair_id: str) -> str:
@@ -916,20 +927,28 @@ def discounted_front(tile: str) -> dict[str, int]:
 def build_options(g: Game, p: Player, job: Job) -> list[Option]:
     if job.get("src"):
         tile = source_tile(g, p, job["src"])
-        return [Option(f"plot:{pid}", f"Build {tile_name(tile)} on {pid}"
-                       + (f" (overbuilding {tile_name(p.plots[pid]['tiles'][-1])})" if p.plots[pid]["tiles"] else ""),
-                       "plot", f"plot:{p.seat}:{pid}") for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
+        return [build_plot_option(p.seat, pid, tile, p.plots[pid]["tiles"][-1] if p.plots[pid]["tiles"] else None)
+                for pid in free_plots(p, BUILDINGS[tile].area)] + [cancel_option()]
     out = []
     room = areas_with_room(p)
     discount = job["kind"] == "discount"
     # the sources of ``build_sources``, in its order; a source's string only for a tile that can be built
+    held = goods_held(p.stock)
     for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
         for i, tile in enumerate(tiles):
             if tile:
-                area, cost, less = tile_costs(tile)  # ``build_cost``
-                if room[area] and can_pay(p.stock, less if discount else cost):
+                area, cost, less, named, named_less = tile_costs(tile)  # ``build_cost``
+                if room[area] and (named_less if discount else named) <= held \
+                        and can_pay(p.stock, less if discount else cost):
                     out.append(build_option(p.seat, job["kind"], where, str(i) if where == "display" else tile, tile))
     return out
+
+
+@functools.cache
+def build_plot_option(seat: Seat, plot_id: str, tile: str, over: str | None) -> Option:
+    """Building the tile on a plot, over the tile ``over`` if any (made once: immutable)."""
+    return Option(f"plot:{plot_id}", f"Build {tile_name(tile)} on {plot_id}"
+                  + (f" (overbuilding {tile_name(over)})" if over else ""), "plot", f"plot:{seat}:{plot_id}")
 
 
 @functools.cache
@@ -948,11 +967,13 @@ def can_build(g: Game, p: Player, kind: str) -> bool:
         return False
     # the tiles of ``build_sources``, without writing their sources
     discount = kind == "discount"
+    held = goods_held(p.stock)
     for tiles in (p.home, p.held, g.display):
         for tile in tiles:
             if tile:
-                area, cost, less = tile_costs(tile)
-                if room[area] and can_pay(p.stock, less if discount else cost):
+                area, cost, less, named, named_less = tile_costs(tile)
+                if room[area] and (named_less if discount else named) <= held \
+                        and can_pay(p.stock, less if discount else cost):
                     return True
     return False
 
@@ -965,23 +986,36 @@ def can_build_both(g: Game, p: Player) -> tuple[bool, bool]:
         return False, False
     build = discount = False
     stock = p.stock
+    held = goods_held(stock)
     for tiles in (p.home, p.held, g.display):
         for tile in tiles:
             if tile:
-                area, cost, less = tile_costs(tile)
+                area, cost, less, named, named_less = tile_costs(tile)
                 if room[area]:
-                    discount = discount or can_pay(stock, less)
-                    build = build or can_pay(stock, cost)
+                    discount = discount or named_less <= held and can_pay(stock, less)
+                    build = build or named <= held and can_pay(stock, cost)
                     if build and discount:
                         return True, True
     return build, discount
 
 
 @functools.cache
-def tile_costs(tile: str) -> tuple[str, dict[str, int], dict[str, int]]:
-    """A tile's area, front cost and discounted front cost (fixed content: looked up once)."""
+def tile_costs(tile: str) -> tuple[str, dict[str, int], dict[str, int], frozenset[str], frozenset[str]]:
+    """A tile's area, front cost and discounted front cost, and the goods each names (not
+    white ones): a cost is paid only if the store holds some of each (fixed content: looked
+    up once)."""
     b = BUILDINGS[tile]
-    return b.area, b.front.cost, discounted_front(tile)
+    less = discounted_front(tile)
+    return b.area, b.front.cost, less, named_goods(b.front.cost), named_goods(less)
+
+
+def named_goods(cost: dict[str, int]) -> frozenset[str]:
+    return frozenset(good for good, n in cost.items() if good not in WHITE and n > 0)
+
+
+def goods_held(stock: dict[str, int]) -> set[str]:
+    """The goods (and animals) the store holds any of: a quick refusal before ``can_pay``."""
+    return {good for good, n in stock.items() if n > 0}
 
 
 def can_upgrade(p: Player) -> bool:
@@ -1432,8 +1466,12 @@ def retrieve(g: Game) -> None:
 
 def fold_options(g: Game, p: Player) -> list[Option]:
     board = next(b for b in g.boards if b["folder"] == p.seat)
-    return [Option(f"fold:{f}", f"Fold board {board['id']} to {fold_text(f)}", "fold", f"fold:{board['id']}:{f}")
-            for f in folds(board["id"], season_name(g))]
+    return [fold_option(board["id"], f) for f in folds(board["id"], season_name(g))]
+
+
+@functools.cache
+def fold_option(board_id: int, fold: str) -> Option:
+    return Option(f"fold:{fold}", f"Fold board {board_id} to {fold_text(fold)}", "fold", f"fold:{board_id}:{fold}")
 
 
 def fold_text(fold: str) -> str:
