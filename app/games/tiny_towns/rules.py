@@ -67,6 +67,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
+from itertools import compress
 from operator import getitem, or_
 from typing import Any, Callable
 
@@ -1401,8 +1402,9 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == PICK:
         return frozenset({0})
     if g.phase == PLACE:
-        return frozenset([seat for seat, placing, pending in zip(range(len(g.placing)), g.placing, g.pending)
-                          if placing and not pending])
+        # The placers (a placing) who have not chosen yet (no pending): only placers choose.
+        seats = range(len(g.players))
+        return frozenset(compress(seats, g.placing)).difference(compress(seats, g.pending))
     if g.phase == BUILD:
         return frozenset([p.seat for p in g.players if not p.done])
     if g.phase == WATCH:
@@ -1571,7 +1573,7 @@ def clone_player(p: Player) -> Player:
     # By hand, field by field: the generic ``plain`` walk over each field was a third of
     # a playout. The same copies as ``own_parts``, but for the lists replaced whole.
     q = Player.__new__(Player)
-    fields = q.__dict__ = p.__dict__.copy()
+    fields = q.__dict__ = {**p.__dict__}
     if p.construction:
         fields["construction"] = own_construction(p.construction)
     fields["effects"] = plain(p.effects) if p.effects else []
