@@ -944,7 +944,8 @@ def settle(g: Game, p: Player) -> None:
     """Drop "when built" choices that cannot be made; a player with nothing left to do
     is done; the step ends when everyone is."""
     drop_impossible_effects(g, p)
-    if g.phase == BUILD and not p.construction and not p.effects and not can_construct(g, p):
+    # (A player who said "done" is done already: no need to ask whether they can build.)
+    if g.phase == BUILD and not p.done and not p.construction and not p.effects and not can_construct(g, p):
         p.done = True
     check_step_over(g)
 
