@@ -81,17 +81,26 @@
     return (settings.email ? 1 : 0) + (settings.urls || []).length + (settings.push || []).length;
   }
 
-  function show(settings) {
+  // What the person typed in the form and has not saved yet: a refresh of the settings
+  // (a late first load, a retry, the one after a turn) must not write over it.
+  let edited = false;
+  form.addEventListener("input", function () { edited = true; });
+  let saves = 0; // answers to a change; a load that started before one is out of date
+
+  function show(settings, refreshing) {
     current = settings;
-    email.value = settings.email || "";
     email.disabled = !settings.email_available && !settings.email;
     $("notify-email-off").hidden = settings.email_available;
-    urls.value = (settings.urls || []).join("\n");
-    remind.value = settings.remind_after_hours ? String(settings.remind_after_hours) : "";
-    if (remind.value && remind.selectedIndex < 0) {
-      const option = new Option(settings.remind_after_hours + " hours", String(settings.remind_after_hours));
-      remind.add(option);
-      remind.value = option.value;
+    if (!(refreshing && edited)) {
+      edited = false;
+      email.value = settings.email || "";
+      urls.value = (settings.urls || []).join("\n");
+      remind.value = settings.remind_after_hours ? String(settings.remind_after_hours) : "";
+      if (remind.value && remind.selectedIndex < 0) {
+        const option = new Option(settings.remind_after_hours + " hours", String(settings.remind_after_hours));
+        remind.add(option);
+        remind.value = option.value;
+      }
     }
     const count = channelCount(settings);
     state.textContent = count ? "(on: " + count + " channel" + (count > 1 ? "s" : "") + ")" : "(off)";
@@ -125,8 +134,13 @@
     for (const pause of [0, 1000, 3000]) {
       if (pause) await new Promise(function (resolve) { setTimeout(resolve, pause); });
       try {
+        const before = saves;
         const response = await fetch(api, { headers: auth, cache: "no-store" });
-        if (response.ok) { show(await response.json()); return; }
+        if (response.ok) {
+          const settings = await response.json();
+          if (saves === before) show(settings, true); // else a change's answer, newer, is shown
+          return;
+        }
         if (response.status < 429) return; // refused for good (a bad seat link): the panel stays as it is
       } catch (err) { /* offline or dropped: try again */ }
     }
@@ -139,6 +153,7 @@
     });
     const answer = await response.json().catch(function () { return {}; });
     if (!response.ok) throw new Error(answer.detail || "The server refused that.");
+    saves += 1;
     return answer;
   }
 

@@ -155,6 +155,70 @@ def _seat_settings(server: LiveNotifyServer, game: dict[str, Any], seat: int) ->
                      headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
 
 
+def _hold_settings_loads(page: Any, game: dict[str, Any]) -> list[Any]:
+    """The page's loads of its seat's settings, answered by the server at once but handed
+    to the page only when the test says (``_answer``): a slow or busy server's answer, as
+    it was when asked. The page's changes go through."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "GET":
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+    page.route(f"**/api/games/{game['id']}/notifications", hold)
+    return held
+
+
+def _asked(page: Any, held: list[Any]) -> None:
+    """Wait until the page has asked for its settings (after it looked for push support)."""
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError("the page never asked for its settings")
+
+
+def _answer(held: list[Any]) -> None:
+    route, response = held.pop(0)
+    route.fulfill(response=response)
+
+
+def test_a_late_load_of_the_settings_keeps_what_the_player_is_typing(server, browser, receiver):  # noqa: F811
+    game = _game(server)
+    page = _page(browser)
+    held = _hold_settings_loads(page, game)
+    page.goto(game["seats"][0]["url"])
+    _asked(page, held)
+    page.click("#notify-open")
+    page.fill("#notify-urls", receiver.url("ann"))
+    _answer(held)  # the first load answers only now: nothing saved yet, no channels
+    _wait_for_bell(page, "Notify me")
+    assert page.input_value("#notify-urls") == receiver.url("ann")  # still what was typed
+    page.click("#notify-form button[type=submit]")
+    page.wait_for_function("document.getElementById('notify-message').textContent.startsWith('Saved')")
+    assert page.text_content("#notify-message").startswith("Saved. Send a test")
+    assert _seat_settings(server, game, 0)["urls"] == [receiver.url("ann")]
+
+
+def test_a_load_answered_after_a_save_does_not_undo_it_on_the_page(server, browser, receiver):  # noqa: F811
+    game = _game(server)
+    page = _page(browser)
+    held = _hold_settings_loads(page, game)
+    page.goto(game["seats"][0]["url"])
+    _asked(page, held)
+    page.click("#notify-open")
+    page.fill("#notify-urls", receiver.url("ann"))
+    page.uncheck("#notify-every")  # (else the usual settings would be applied again, hiding the undo)
+    page.click("#notify-form button[type=submit]")
+    page.wait_for_function("document.getElementById('notify-state').textContent === '(on: 1 channel)'")
+    _answer(held)  # the load from before the save: its answer has no channels
+    page.evaluate("new Promise(function (done) { setTimeout(done, 500); })")  # its answer is in
+    assert page.text_content("#notify-state") == "(on: 1 channel)"
+    assert page.input_value("#notify-urls") == receiver.url("ann")
+    _wait_for_bell(page, "Notifying")
+
+
 def test_settings_made_once_are_used_in_every_game_this_browser_joins(server, browser, receiver):  # noqa: F811
     first, second, third = _game(server), _game(server), _game(server)
     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
