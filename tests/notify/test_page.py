@@ -155,10 +155,14 @@ def _seat_settings(server: LiveNotifyServer, game: dict[str, Any], seat: int) ->
                      headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
 
 
-def _hold_settings_loads(page: Any, game: dict[str, Any]) -> list[Any]:
-    """The page's loads of its seat's settings, answered by the server at once but handed
-    to the page only when the test says (``_answer``): a slow or busy server's answer, as
-    it was when asked. The page's changes go through."""
+def _typing_while_the_settings_load(server: LiveNotifyServer, browser: Any,  # noqa: F811
+                                    urls: str) -> tuple[dict[str, Any], Any, list[Any]]:
+    """A new game's seat page whose loads of its settings are answered by the server at once
+    but handed to the page only when the test says (``_answer``), as a slow or busy server's
+    answer would come; the page's changes go through. Once the page has asked, the player
+    opens the panel and types ``urls``. Gives the game, the page and the held loads."""
+    game = _game(server)
+    page = _page(browser)
     held: list[Any] = []
 
     def hold(route: Any) -> None:
@@ -167,16 +171,16 @@ def _hold_settings_loads(page: Any, game: dict[str, Any]) -> list[Any]:
         else:
             route.continue_()
     page.route(f"**/api/games/{game['id']}/notifications", hold)
-    return held
-
-
-def _asked(page: Any, held: list[Any]) -> None:
-    """Wait until the page has asked for its settings (after it looked for push support)."""
-    for _ in range(200):
+    page.goto(game["seats"][0]["url"])
+    for _ in range(200):  # it asks once it has looked for push support
         if held:
-            return
+            break
         page.wait_for_timeout(25)
-    raise AssertionError("the page never asked for its settings")
+    else:
+        raise AssertionError("the page never asked for its settings")
+    page.click("#notify-open")
+    page.fill("#notify-urls", urls)
+    return game, page, held
 
 
 def _answer(held: list[Any]) -> None:
@@ -185,13 +189,7 @@ def _answer(held: list[Any]) -> None:
 
 
 def test_a_late_load_of_the_settings_keeps_what_the_player_is_typing(server, browser, receiver):  # noqa: F811
-    game = _game(server)
-    page = _page(browser)
-    held = _hold_settings_loads(page, game)
-    page.goto(game["seats"][0]["url"])
-    _asked(page, held)
-    page.click("#notify-open")
-    page.fill("#notify-urls", receiver.url("ann"))
+    game, page, held = _typing_while_the_settings_load(server, browser, receiver.url("ann"))
     _answer(held)  # the first load answers only now: nothing saved yet, no channels
     _wait_for_bell(page, "Notify me")
     assert page.input_value("#notify-urls") == receiver.url("ann")  # still what was typed
@@ -202,13 +200,7 @@ def test_a_late_load_of_the_settings_keeps_what_the_player_is_typing(server, bro
 
 
 def test_a_load_answered_after_a_save_does_not_undo_it_on_the_page(server, browser, receiver):  # noqa: F811
-    game = _game(server)
-    page = _page(browser)
-    held = _hold_settings_loads(page, game)
-    page.goto(game["seats"][0]["url"])
-    _asked(page, held)
-    page.click("#notify-open")
-    page.fill("#notify-urls", receiver.url("ann"))
+    _, page, held = _typing_while_the_settings_load(server, browser, receiver.url("ann"))
     page.uncheck("#notify-every")  # (else the usual settings would be applied again, hiding the undo)
     page.click("#notify-form button[type=submit]")
     page.wait_for_function("document.getElementById('notify-state').textContent === '(on: 1 channel)'")

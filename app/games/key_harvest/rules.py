@@ -1613,56 +1613,29 @@ def load(raw: dict[str, Any]) -> Game:
     return load_game(Game, Player, raw)
 
 
-def clone(g: Game, share_players: bool = False) -> Game:
-    """An independent copy, made field by field: every action copies the game once, so
-    this is the playouts' and the server's single largest cost after the options. With
-    ``share_players`` (``apply`` only) the players are the same objects until ``changing``
-    copies one, and so are the draw pile's lists until ``drawing`` copies them; the copy
-    notes in ``_shared`` what is still shared.
+def clone(g: Game) -> Game:
+    """An independent copy: ``next_game``'s, with what that one shares copied too (the
+    players, the options, the setup lists and the draw pile's lists)."""
+    game = next_game(g)
+    del game._shared  # type: ignore[attr-defined]
+    game.players = [_clone_player(p) for p in g.players]
+    game.options = g.options.copy()
+    for name in (*SETUP_FIELDS, *DRAW_FIELDS):
+        setattr(game, name, getattr(g, name).copy())
+    return game
+
+
+def next_game(g: Game) -> Game:
+    """The copy ``apply`` makes at every step, field by field: every action copies the game
+    once, so this is the playouts' and the server's single largest cost after the options.
+    The players are the same objects until ``changing`` copies one, and so are the draw
+    pile's lists until ``drawing`` copies them; the copy notes in ``_shared`` what is still
+    shared. The options and the setup lists are never changed after setup.
 
     Every field is set one by one, in the order of the dataclass: CPython then keeps the
     copy's fields in its compact layout, which later reads of them are quicker on (a
     ``__dict__`` assigned whole reads slower). Lists and dicts of immutable values
     (_FLAT_FIELDS) are copied shallow, which is a whole copy."""
-    game = Game.__new__(Game)
-    if share_players:
-        game.players = g.players.copy()
-    else:
-        game.players = [_clone_player(p) for p in g.players]
-    game.options = g.options if share_players else g.options.copy()  # never changed after setup
-    game.rng = g.rng
-    game.phase = g.phase
-    game.turn = g.turn
-    game.used = g.used.copy()
-    game.turns = g.turns
-    game.supply = g.supply.copy()
-    game.start_bag = g.start_bag if share_players else g.start_bag.copy()  # never changed after setup
-    game.start_chooser = g.start_chooser
-    game.bag = g.bag if share_players else g.bag.copy()  # DRAW_FIELDS: see ``drawing``
-    game.removed = g.removed if share_players else g.removed.copy()  # never changed after setup
-    game.registry = g.registry.copy()
-    game.track = g.track if share_players else g.track.copy()
-    game.set_aside = g.set_aside if share_players else g.set_aside.copy()
-    game.held = g.held if share_players else g.held.copy()
-    game.ignored = g.ignored if share_players else g.ignored.copy()
-    game.resolving = g.resolving
-    game.fallow = g.fallow.copy()
-    game.town = g.town.copy()
-    game.ending = g.ending
-    game.final_turns = g.final_turns
-    game.checks = g.checks
-    game.queue = [_clone_job(job) for job in g.queue]
-    game.log = GameLog(g.log.recent, g.log.total)
-    if share_players:
-        game._shared = {*range(len(g.players)), DRAW_PILE}  # type: ignore[attr-defined]
-    return game
-
-
-def next_game(g: Game) -> Game:
-    """``clone(g, share_players=True)``, written out for ``apply``, which calls it at every
-    step: the players, the options, the setup lists and the draw pile's lists are the same
-    objects as the game before's (see ``clone``), and the copy notes in ``_shared`` what is
-    still shared. Fields set one by one in the dataclass's order, as in ``clone``."""
     game = Game.__new__(Game)
     game.players = g.players.copy()
     game.options = g.options
@@ -1687,14 +1660,8 @@ def next_game(g: Game) -> Game:
     game.ending = g.ending
     game.final_turns = g.final_turns
     game.checks = g.checks
-    queue = []
-    for job in g.queue:  # most steps are flat dicts; a bid holds its counters and its way back
-        if job["do"] != "bid":
-            queue.append(job.copy())
-        else:  # as ``_clone_job``
-            back = job["back"]
-            queue.append({**job, "bid": job["bid"].copy(), "back": back and back.copy()})
-    game.queue = queue
+    # Most steps are flat dicts; a bid holds its counters and its way back.
+    game.queue = [job.copy() if job["do"] != "bid" else _clone_bid(job) for job in g.queue]
     log = GameLog.__new__(GameLog)  # GameLog(g.log.recent, g.log.total), without the call
     log.recent = g.log.recent.copy()
     log.total = g.log.total
@@ -1713,7 +1680,7 @@ def _clone_player(p: Player, share_entries: bool = False) -> Player:
     """A copy of a player. With ``share_entries`` (``changing`` only) its store's entries are
     shared with the game before: the rules never change an entry in place (a tile and its
     bid come into a store, leave it or move with a swap whole)."""
-    player = Player.__new__(Player)  # fields set one by one, in order (see ``clone``)
+    player = Player.__new__(Player)  # fields set one by one, in order (see ``next_game``)
     player.seat = p.seat
     player.colour = p.colour
     player.counters = p.counters.copy()
@@ -1726,21 +1693,19 @@ def _clone_player(p: Player, share_entries: bool = False) -> Player:
     return player
 
 
-def _clone_job(job: Job) -> Job:
-    """A step of the queue: plain values, but for a bid's counters and the step it goes
-    back to on "cancel"."""
-    if job["do"] != "bid":
-        return job.copy()
+def _clone_bid(job: Job) -> Job:
+    """A bid step of the queue: its counters and the step it goes back to on "cancel" are
+    copied too."""
     back = job["back"]
     return {**job, "bid": job["bid"].copy(), "back": back and back.copy()}
 
 
-# Lists and dicts of immutable values: a shallow copy is a whole copy (``clone`` copies each,
-# or ``apply`` shares them: SETUP_FIELDS for good, DRAW_FIELDS until ``drawing``).
+# Lists and dicts of immutable values: a shallow copy is a whole copy (``clone`` copies each;
+# ``next_game`` shares SETUP_FIELDS for good and DRAW_FIELDS until ``drawing``).
 _FLAT_FIELDS = ("used", "supply", "start_bag", "bag", "removed", "registry", "track", "set_aside", "held",
                 "ignored", "fallow", "town")
 _IMMUTABLE_FIELDS = ("rng", "phase", "turn", "turns", "start_chooser", "resolving", "ending", "final_turns", "checks")
-# A new field must be added to ``clone`` too, or copies would share it (or lack it).
+# A new field must be added to ``next_game`` too, or copies would share it (or lack it).
 assert {f.name for f in dataclass_fields(Game)} == {*_FLAT_FIELDS, *_IMMUTABLE_FIELDS,
                                                    "options", "queue", "players", "log"}
 assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counters", "fields", "workers", "store"}
