@@ -61,17 +61,24 @@ async def test_private_steps_leave_no_trace_in_versions_frames_or_the_games_list
 
 
 # --- Across takebacks: an undo or an accepted takeback shows nobody anything new ---
+TAKEBACK_SEEDS = range(3)
+
+
 @pytest.mark.parametrize("title_id, case", CASES, ids=[f"{t}-{c.__name__}" for t, c in CASES])
 async def test_twin_games_look_the_same_across_takebacks(title_id, case, sqlite_url):
     """The twins driven through the table while seats now and then take their last move
     back (at once, or asked and accepted): every observer's view, takeback offers included,
     its versions, frames and games list stay the same in both games."""
-    twins = case(0)
-    twins.steps = min(twins.steps, 60)
-    run = await drive_through_table(twins, 0, sqlite_url, takebacks=True)
-    assert run.compared >= 1
-    if not run.taken_back:
-        pytest.skip(f"{title_id}: the secret came out before any move was taken back")
+    # A secret can come out within a step or two (the last of two seats folds), so another
+    # seed, with other seats, is tried before the case is said to have nothing to take back.
+    for seed in TAKEBACK_SEEDS:
+        twins = case(seed)
+        twins.steps = min(twins.steps, 60)
+        run = await drive_through_table(twins, seed, sqlite_url, takebacks=True)
+        assert run.compared >= 1
+        if run.taken_back:
+            return
+    pytest.skip(f"{title_id}: the secret came out before any move was taken back")
 
 
 @pytest.mark.parametrize("listing", PLAYABLE, ids=lambda listing: listing.id)
