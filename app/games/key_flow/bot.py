@@ -21,8 +21,8 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed, live_action,
-                    live_panel, powers, reachable, season_name, shape_neighbours, spots, usable_by, where)
+from .rules import (_USES, DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed,
+                    live_action, live_panel, powers, reachable, season_name, shape_neighbours, spots, where)
 from .scoring import accepts
 
 Seat = int
@@ -166,7 +166,7 @@ def steps_from(p: Player, start: int) -> dict[int, int]:
     key = ("steps", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        shape = tuple((x["row"], x["col"], CARDS[x["card"]].kind == "store") for x in p.village)
+        shape = tuple([(x["row"], x["col"], _IS_STORE[x["card"]]) for x in p.village])
         kept = _steps_known.get(shape)
         if kept is None:
             if len(_steps_known) > 20000:  # a bound, not a policy: shapes recur within a game
@@ -181,6 +181,7 @@ def steps_from(p: Player, start: int) -> dict[int, int]:
     return steps
 
 
+_IS_STORE = {cid: c.kind == "store" for cid, c in CARDS.items()}  # by card id: content does not change
 # by village shape (row, column, is a store per card): the cards each touches
 # (rules.neighbours), and the steps from each start, once computed
 _steps_known: dict[tuple[tuple[str, int, bool], ...],
@@ -381,8 +382,8 @@ def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
     own = owner == p.seat
     spots = []
     for e in g.players[owner].village:
-        if e["row"] != ROAD or len(e["keyples"]) >= 3 or not usable_by(e, owner, p.seat):
-            continue
+        if e["row"] != ROAD or len(e["keyples"]) >= 3 or not _USES[e["card"]][len(e["tiles"])][own]:
+            continue  # rules.usable_by, inline: asked for every road card of every village in reach
         spots.append([e["col"], len(e["keyples"]), e, None, owner])
     spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
@@ -703,19 +704,27 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     """The move that brings a resource one step closer to where it is wanted most: a card
     whose next upgrade lacks it (gold helps any), or a store that takes it."""
     village = p.village
-    lacking = [needs(p, e) for e in village]  # by place: read again for every move offered
-    wanted: list[tuple[int, str, float]] = []  # (place in the village, resource, weight)
+    lacking = []  # by place: what each card's next upgrade lacks (``needs``)
+    # by resource: (place in the village, weight) of each card wanting it; only the best
+    # weight over them counts, so their order does not matter
+    wanted_by: dict[str, list[tuple[int, float]]] = {}
+    places = {}
     for i, e in enumerate(village):
-        c = CARDS[e["card"]]
-        if c.kind == "store":
-            wanted += [(i, r, c.store_points + 0.5) for r in c.accepts]
-        for r in lacking[i]:
-            wanted += [(i, r, 3.0 + c.panels[-1].points / 10), (i, "gold", 2.5)]
-    maps = {i: steps_from(p, i) for i in {i for i, _, _ in wanted}}
-    wanted_by: dict[str, list[tuple[int, float]]] = {}  # by resource: (place, weight), in the order above
-    for i, r, weight in wanted:
-        wanted_by.setdefault(r, []).append((i, weight))
-    places = {where(x): i for i, x in enumerate(village)}
+        card = e["card"]
+        places[where(e)] = i
+        store, cost, weight = _TRANSPORT_WANTS[card][len(e["tiles"])]
+        for r, w in store:
+            wanted_by.setdefault(r, []).append((i, w))
+        if cost is None:
+            lacking.append(NO_NEEDS)
+            continue
+        res = e["res"]
+        lacks = {r: n - res.get(r, 0) for r, n in cost if n > res.get(r, 0)}
+        lacking.append(lacks)
+        for r in lacks:
+            wanted_by.setdefault(r, []).append((i, weight))
+            wanted_by.setdefault("gold", []).append((i, 2.5))
+    maps: dict[int, dict[int, int]] = {}  # the steps from each card wanting something, once asked
     best, best_v = "stop", 0.0
     # the moves of one resource from one card share its penalty and the distances toward
     # each card wanting it: weighed once per (card, resource)
@@ -736,8 +745,12 @@ def transport_choice(p: Player, offered: list[str]) -> str:
             lacks = lacking[src]
             closer = []
             for target, weight in wanted_by.get(r, ()):
-                if target != src and src in (d := maps[target]):
-                    closer.append((d, d[src], weight))
+                if target != src:
+                    d = maps.get(target)
+                    if d is None:
+                        d = maps[target] = steps_from(p, target)
+                    if src in d:
+                        closer.append((d, d[src], weight))
             known = toward[(src, r)] = (-2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0, closer)
         v, closer = known
         gain = 0.0
@@ -749,6 +762,22 @@ def transport_choice(p: Player, offered: list[str]) -> str:
         if v > best_v:
             best, best_v = o, v
     return best
+
+
+NO_NEEDS: dict[str, int] = {}  # never changed
+
+
+def _transport_wants(c: Card, level: int) -> tuple[tuple[tuple[str, float], ...], Any, float]:
+    """What transport_choice reads of a card showing panel ``level``: (resource, weight) a
+    store takes, its next upgrade's resources (None: no upgrade left) and their weight."""
+    store = tuple((r, c.store_points + 0.5) for r in c.accepts) if c.kind == "store" else ()
+    cost = c.costs[level].resources if level < len(c.costs) else None
+    return store, cost, 3.0 + c.panels[-1].points / 10
+
+
+# by card id, by panel: _transport_wants of each (content does not change)
+_TRANSPORT_WANTS = {cid: tuple(_transport_wants(c, level) for level in range(len(c.panels)))
+                    for cid, c in CARDS.items()}
 
 
 _move_parts: dict[str, tuple[str, str, str]] = {}  # a move's id -> (from place, to place, resource)

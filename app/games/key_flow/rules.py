@@ -143,7 +143,14 @@ def right_of(g: Game, seat: Seat) -> Seat:
 
 def where(entry: Entry) -> str:
     """"road.2", "river.-1": a card's place in its village (option ids use it)."""
-    return f"{entry['row']}.{entry['col']}"
+    cols = _places[entry["row"]]
+    known = cols.get(entry["col"])
+    if known is None:  # each place's words made once (listing options asks for them very often)
+        known = cols[entry["col"]] = f"{entry['row']}.{entry['col']}"
+    return known
+
+
+_places: dict[str, dict[int, str]] = {ROAD: {}, RIVER: {}}  # by row, by column: where()
 
 
 def find(p: Player, place: str) -> Entry:
