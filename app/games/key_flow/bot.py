@@ -234,7 +234,7 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
             continue
         # each resource on the card pays at most one of the cost, each missing one takes at
         # least a step: a cost that far beyond what the card holds is out of reach
-        if resources_in(cost) - (sum(e["res"].values()) if e["res"] else 0) > carts:
+        if _COST_SIZES[e["card"]][len(e["tiles"])] - (sum(e["res"].values()) if e["res"] else 0) > carts:
             continue
         if pw is None:
             pw = powers(p)
@@ -266,17 +266,8 @@ def upgrade_gain(card_id: str, level: int) -> int:
 _GAINS = {cid: tuple(upgrade_gain(cid, level) for level in range(len(c.panels))) for cid, c in CARDS.items()}
 
 
-_resources_in: dict[int, tuple[Any, int]] = {}  # by id() of a cost of the content (kept: never reused)
-
-
-def resources_in(cost: Any) -> int:
-    """How many resources a cost takes."""
-    known = _resources_in.get(id(cost))
-    if known is None or known[0] is not cost:
-        known = _resources_in[id(cost)] = (cost, sum(n for _, n in cost.resources))
-    return known[1]
-
-
+# by card id, by panel: how many resources its next upgrade takes (0: none left)
+_COST_SIZES = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) + (0,) for cid, c in CARDS.items()}
 def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozenset[str], carts: int) -> int:
     """Steps (a resource one space a step) to bring the missing resources onto the card at
     place ``at``, each from the nearest card holding one (ties: by place in the village,

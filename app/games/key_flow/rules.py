@@ -280,7 +280,7 @@ def touching(a: Entry, b: Entry) -> bool:
 def neighbours(village: list[Entry]) -> tuple[tuple[int, ...], ...]:
     """For each card of the village (by place in the list), the places of the cards it
     touches, in village order. Transport and the bot ask this many times for few shapes."""
-    return shape_neighbours(tuple((e["row"], e["col"]) for e in village))
+    return shape_neighbours(tuple([(e["row"], e["col"]) for e in village]))
 
 
 _shapes: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], ...]] = {}  # a pure function of the shape
@@ -1018,7 +1018,7 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     p = g.players[seat]
     if g.phase in (DRAFT, WINTER_K):
         if not p.choosing:
-            return [f"pick:{cid}" for cid in (p.winter_k if g.phase == WINTER_K else p.hand)]
+            return [_pick_ids.get(cid) or _pick_id(cid) for cid in (p.winter_k if g.phase == WINTER_K else p.hand)]
         c = CARDS[p.choosing]
         if c.kind == "keyple":
             out = [f"on:{owner}:{e['col']}" for owner, e, _ in targets(g, p, c)]
@@ -1040,6 +1040,14 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     else:
         out = [f"upgrade:{where(e)}" for e in iter_upgrades(g, p)] + [f"flip:{where(e)}" for e in iter_flips(p)]
     return out + ([("skip" if do == "convert" else "stop")] if out else [])
+
+
+_pick_ids: dict[str, str] = {}  # by card id: "pick:<card>" (content does not change)
+
+
+def _pick_id(cid: str) -> str:
+    known = _pick_ids[cid] = f"pick:{cid}"
+    return known
 
 
 class OptionId(NamedTuple):
