@@ -21,7 +21,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (_USES, DRAFT, RESOLVE, TOKENS, WINTER_K, Entry, Game, Player, can_pay, find, items, listed,
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find, items, listed,
                     live_action, live_panel, powers, reachable, season_name, shape_neighbours, spots, where)
 from .scoring import accepts
 
@@ -268,6 +268,8 @@ _GAINS = {cid: tuple(upgrade_gain(cid, level) for level in range(len(c.panels)))
 
 # by card id, by panel: how many resources its next upgrade takes (0: none left)
 _COST_SIZES = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) + (0,) for cid, c in CARDS.items()}
+
+
 def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozenset[str], carts: int) -> int:
     """Steps (a resource one space a step) to bring the missing resources onto the card at
     place ``at``, each from the nearest card holding one (ties: by place in the village,
@@ -373,7 +375,7 @@ def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
     own = owner == p.seat
     spots = []
     for e in g.players[owner].village:
-        if e["row"] != ROAD or len(e["keyples"]) >= 3 or not _USES[e["card"]][len(e["tiles"])][own]:
+        if e["row"] != ROAD or len(e["keyples"]) >= 3 or not USES[e["card"]][len(e["tiles"])][own]:
             continue  # rules.usable_by, inline: asked for every road card of every village in reach
         spots.append([e["col"], len(e["keyples"]), e, None, owner])
     spots.sort(key=itemgetter(0))  # one road card a column

@@ -340,7 +340,7 @@ def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
 
 def usable_by(e: Entry, owner: Seat, seat: Seat) -> bool:
     """A building whose live action does something for ``seat``."""
-    return _USES[e["card"]][len(e["tiles"])][owner == seat]
+    return USES[e["card"]][len(e["tiles"])][owner == seat]
 
 
 _uses: dict[tuple[str, int], tuple[bool, bool]] = {}  # by (card, panel): content does not change
@@ -357,7 +357,7 @@ def _use_of(card_id: str, panel: int) -> tuple[bool, bool]:
 
 
 # by card id, by panel: _use_of of each, looked up without a key tuple (targets asks very often)
-_USES = {cid: tuple(_use_of(cid, panel) for panel in range(len(c.panels))) for cid, c in CARDS.items()}
+USES = {cid: tuple(_use_of(cid, panel) for panel in range(len(c.panels))) for cid, c in CARDS.items()}
 
 
 def tokens_needed(c: Card, e: Entry) -> int:
@@ -383,7 +383,7 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
             if held >= 3 or not lo <= e["col"] <= hi:
                 continue
             tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
-            if keyples + tokens <= 3 and tokens <= p.tokens and _USES[e["card"]][len(e["tiles"])][own]:
+            if keyples + tokens <= 3 and tokens <= p.tokens and USES[e["card"]][len(e["tiles"])][own]:
                 found.append((e["col"], e, tokens))
         found.sort(key=itemgetter(0))  # by column (one road card a column)
         out += [(owner, e, tokens) for _, e, tokens in found]
