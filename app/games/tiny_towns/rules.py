@@ -134,8 +134,6 @@ class Player:
     done: bool = True  # nothing more to do in this construction step
     fresh: list[list[int]] = field(default_factory=list)  # squares built on this round
     built_types: list[str] = field(default_factory=list)  # constructed this round (Watch)
-    # In more than one game (``share_players``): a change goes to an own copy. Never saved.
-    shared: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass
@@ -160,6 +158,9 @@ class Game:
     # player a round); their dicts are replaced whole, never changed in place.
     placing: list[dict[str, Any] | None] = field(default_factory=list)
     pending: list[dict[str, Any] | None] = field(default_factory=list)
+    # The seats whose player is this game's alone (bit per seat); the others may be in
+    # other games too (``share_players``), so a change goes to an own copy. Never saved.
+    owned: int = field(default=0, compare=False, repr=False)
 
 
 # --- Small words ---
@@ -255,7 +256,8 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
         raise IllegalAction("The Town Hall variant needs at least 2 players "
                             "(solo play already uses the resource cards).")
     g = Game(players=[Player(s) for s in range(players)], options=dict(options), cards=[],
-             rng=Rng(seed).state, placing=[None] * players, pending=[None] * players)
+             rng=Rng(seed).state, placing=[None] * players, pending=[None] * players,
+             owned=(1 << players) - 1)
     g.cards = choose_buildings(g)
     g.log.append(f"A game of Tiny Towns for {players} player{'s' if players > 1 else ''}. "
                  f"Buildings: {', '.join(card_name(c) for c in g.cards)}.")
@@ -704,17 +706,27 @@ class FitMemo:
             # still fits, and only layouts wanting that cube there can fit now. Every
             # layout wanting it there at once, a bit each: a square rules out the layouts
             # that want something else there (the ORs in C, a square's byte at a time).
-            checks, every_layout, cards = _placed_checks(square, squares[square])
-            possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
+            possible, owners = _placed_cube_layouts(squares, square)
             if not possible:
                 # Mostly so: then every card fits as before, with the same first layout,
                 # asked or not, so both memos can keep (and fill) the same answers.
                 return FitMemo(code, self.found, self.any_of)
-            found = dict(self.found)
-            for card, layout_bits, candidates in cards:
-                if layout_bits & possible and found.get(card, 0) is None:  # asked before, did not fit
-                    found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
-            return FitMemo(code, found)
+            found, newly = dict(self.found), []
+            while possible:  # card by card, from the lowest possible layout's bit
+                card, card_bits, candidates = owners[(possible & -possible).bit_length() - 1]
+                possible &= ~card_bits
+                if found.get(card, 0) is None:  # asked before, did not fit
+                    n = found[card] = _first_fit(code, candidates)  # also turns away all-wild layouts
+                    if n is not None:
+                        newly.append(card)
+            # The answers given stay (copied: a card not asked yet may fit here and not
+            # there), but a tuple of cards none of which fitted (each was asked) fits now
+            # if one of them does.
+            if not newly:
+                return FitMemo(code, found, self.any_of.copy())
+            newly_fit = frozenset(newly)
+            return FitMemo(code, found, {cards: known or not newly_fit.isdisjoint(cards)
+                                         for cards, known in self.any_of.items()})
         found = dict(self.found)
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
             if n is not None and _layout_covers(card)[n] & touched:
@@ -761,47 +773,45 @@ def _layout_covers(card_id: str) -> tuple[int, ...]:
     return tuple(sum(SQUARE_BITS << square_shift(n) for n, _ in layout) for layout in _indexed_layouts(card_id))
 
 
-@lru_cache(maxsize=None)
-def _placed_checks(square: int, match: int) -> tuple[tuple[tuple[int, ...], ...], int,
-                                                     tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
-    """The layouts a cube (a square holding ``match``) placed on the square can complete,
-    a bit each: per square (reading order), which of them its byte of the match code
-    rules out (indexed by the byte); all their bits; per card, its layouts' bits and the
-    layouts. Cut out of the square's tables (``_square_checks``) for all resources."""
-    checks, ranges, every_card = _square_checks(square)
-    if match == WILD_BITS:  # a wild square: every layout through it
-        low, count = 0, sum(count for _, count in ranges.values())
-    else:
-        low, count = ranges[match]
-    ones = (1 << count) - 1
-    cut = []
-    for table in checks:
-        ruling_out = [0] * (WILD_BITS + 1)
-        for byte in _RULING_OUT:
-            ruling_out[byte] = table[byte] >> low & ones
-        cut.append(tuple(ruling_out))
-    cards = tuple((card, every_card[card] >> low & ones, candidates)
-                  for card, candidates in _layouts_wanting(square)[match])
-    return tuple(cut), ones, cards
+def _placed_cube_layouts(squares: bytes, square: int) -> tuple[int, tuple[tuple[str, int, tuple[FitLayout, ...]], ...]]:
+    """After a cube (or a wild square) on the square, town ``squares`` (a byte each):
+    the layouts it may complete, a bit each (those wanting that byte there that no square
+    rules out), and per bit the card it belongs to (the card, all its bits, its layouts
+    wanting that byte there). Read from the square's tables (``_square_checks``)."""
+    checks, ranges = _square_checks(square)
+    low, ones, owners = ranges[squares[square]]
+    return ones & ~(reduce(or_, map(getitem, checks, squares)) >> low), owners
 
 
 @lru_cache(maxsize=None)
-def _square_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], dict[int, tuple[int, int]], dict[str, int]]:
+def _square_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], dict[int, tuple[int, int, tuple[Any, ...]]]]:
     """Every layout through the square, a bit each, those wanting one resource there next
     to each other (card after card): per square (reading order), which of them its byte
     of the match code rules out (0 and a resource's bits: the bytes that rule out any);
-    per resource's bits, where its layouts start and how many there are; per card, the
-    bits of its layouts.
+    per byte the square may hold (a resource's bits, or wild: every layout), where the
+    layouts wanting it there start, all their bits from there, and per bit from there
+    the card it belongs to (the card, all its bits wanting that byte, those layouts).
 
     Made once per square for all resources from each layout's match bytes, a column at
     a time (a bit at a time, per square and resource, this was most of a first game)."""
+    wanting = _layouts_wanting(square)
     ranges, needs, every_card = {}, [], dict.fromkeys(ALL_CARDS, 0)
     for match in RESOURCE_BITS.values():
-        start = len(needs)
-        for card, candidates in _layouts_wanting(square)[match]:
-            every_card[card] |= ((1 << len(candidates)) - 1) << len(needs)
+        start, owners = len(needs), []
+        for card, candidates in wanting[match]:
+            card_bits = ((1 << len(candidates)) - 1) << len(owners)
+            every_card[card] |= card_bits << start
+            owners += [(card, card_bits, candidates)] * len(candidates)
             needs += [need.to_bytes(SIZE * SIZE, "little") for _, need, _ in candidates]
-        ranges[match] = (start, len(needs) - start)
+        ranges[match] = (start, (1 << len(owners)) - 1, tuple(owners))
+    everyone = [None] * len(needs)
+    for card, candidates in wanting[WILD_BITS]:  # a wild square: every layout through it
+        bits = every_card[card]
+        owner = (card, bits, candidates)
+        for n in range(len(needs)):
+            if bits >> n & 1:
+                everyone[n] = owner
+    ranges[WILD_BITS] = (0, (1 << len(needs)) - 1, tuple(everyone))
     # A row of bytes per layout: its match bits per square (0 where it does not cover
     # it). A column is then what every layout wants on one square.
     table = b"".join(needs)
@@ -813,7 +823,7 @@ def _square_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], dict[int, 
         for bits in RESOURCE_BITS.values():
             ruling_out[bits] = covering & ~_layout_bits(wanted, _WANTS[bits])
         checks.append(tuple(ruling_out))  # a tuple of ints: the garbage collector skips it
-    return tuple(checks), ranges, every_card
+    return tuple(checks), ranges
 
 
 @lru_cache(maxsize=None)
@@ -841,7 +851,6 @@ def _layout_bits(wanted: bytes, digits: bytes) -> int:
     return int(wanted.translate(digits)[::-1] or b"0", 2)
 
 
-_RULING_OUT = (0, *RESOURCE_BITS.values())  # the bytes of a square that rule out any layout
 # ``bytes.translate`` tables: any wanted resource, or one resource (by its match bits).
 _COVERS = b"0" + b"1" * 255
 _WANTS = {bits: bytes(ord("1") if n == bits else ord("0") for n in range(256)) for bits in RESOURCE_BITS.values()}
@@ -1484,7 +1493,7 @@ _GAME_ONLY = frozenset((PLACE, PICK))
 
 # --- Saving: plain JSON (copied by hand: ``copy.deepcopy`` cost half of every action) ---
 
-_SPECIAL = ("players", "log", "placing", "pending")  # the placements are saved with each player
+_SPECIAL = ("players", "log", "placing", "pending", "owned")  # the placements are saved with each player
 _WITH_THE_GAME = ("town", "placing", "pending")  # a saved player's fields that are not the Player's
 
 
@@ -1496,7 +1505,7 @@ def dump(g: Game) -> dict[str, Any]:
 
 
 def dump_player(g: Game, p: Player) -> dict[str, Any]:
-    raw = {k: v for k, v in vars(p).items() if k not in ("town", "shared")}
+    raw = {k: v for k, v in vars(p).items() if k != "town"}
     raw.update(own_parts(p))
     placing, pending = g.placing[p.seat], g.pending[p.seat]
     raw["placing"] = dict(placing) if placing else placing  # values: resources or None
@@ -1510,7 +1519,7 @@ def load(raw: dict[str, Any]) -> Game:
     players = [Player(**{**{k: plain(v) for k, v in p.items() if k not in _WITH_THE_GAME},
                          "town": Town.from_json(p["town"])})
                for p in raw["players"]]
-    return Game(players=players, log=GameLog.load(raw.get("log", [])),
+    return Game(players=players, log=GameLog.load(raw.get("log", [])), owned=(1 << len(players)) - 1,
                 placing=[plain(p.get("placing")) for p in raw["players"]],
                 pending=[plain(p.get("pending")) for p in raw["players"]], **rest)
 
@@ -1532,8 +1541,7 @@ def share_players(g: Game) -> Game:
     """A copy for ``apply`` to change, whose players stay those of ``g`` until a rule
     takes its own copy of one to change it (``own_player``): most actions change one
     player, and copying all six cost a third of a playout."""
-    for p in g.players:
-        p.shared = True
+    g.owned = 0  # its players are the copy's too from now on
     copy = Game.__new__(Game)
     log = GameLog.__new__(GameLog)  # the same as GameLog(recent, total, keep), a call less
     log.recent, log.total, log.keep = g.log.recent[:], g.log.total, g.log.keep
@@ -1547,16 +1555,16 @@ def own_player(g: Game, seat: Seat) -> Player:
     """The seat's player, to change: this game's own copy if it shares it with another.
     A player already owned is returned as it is, so references to it stay valid."""
     p = g.players[seat]
-    if p.shared:
+    if not g.owned >> seat & 1:
         p = g.players[seat] = clone_player(p)
+        g.owned |= 1 << seat
     return p
 
 
 def own_players(g: Game) -> None:
     """Every player of the game its own."""
     for p in g.players:
-        if p.shared:
-            own_player(g, p.seat)
+        own_player(g, p.seat)
 
 
 # The player's lists the rules replace whole and never change in place (``without``,
@@ -1582,7 +1590,7 @@ def clone_player(p: Player) -> Player:
     if p.construction:
         fields["construction"] = own_construction(p.construction)
     fields["effects"] = plain(p.effects) if p.effects else []
-    fields["town"], fields["shared"] = p.town.copy(), False
+    fields["town"] = p.town.copy()
     return q
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import functools
 import random
-from functools import reduce
-from operator import getitem, or_
 
 import pytest
 
@@ -242,12 +240,18 @@ def test_apply_never_changes_the_game_it_was_given(players, options, seed):
 
 
 def cards_a_placed_cube_may_complete(code, square):
-    """What ``FitMemo.moved_to`` reads from the placed-cube tables (``_placed_checks``)
-    after a cube (or a wild square) on ``square``: the cards it may now complete."""
+    """What ``FitMemo.moved_to`` reads from the placed-cube tables (``_placed_cube_layouts``)
+    after a cube (or a wild square) on ``square``: the cards it may now complete, in
+    ``ALL_CARDS`` order; each card's bits are its own."""
     squares = code.to_bytes(SIZE * SIZE, "little")
-    checks, every_layout, cards = rules._placed_checks(square, squares[square])
-    possible = every_layout & ~reduce(or_, map(getitem, checks, squares))
-    return [card for card, bits, _ in cards if bits & possible]
+    possible, owners = rules._placed_cube_layouts(squares, square)
+    found = {}
+    for n, owner in enumerate(owners):
+        if possible >> n & 1:
+            card, card_bits, _ = owner
+            assert card_bits >> n & 1 and all(o[0] == card for k, o in enumerate(owners) if card_bits >> k & 1)
+            found[card] = True
+    return [card for card in ALL_CARDS if card in found]
 
 
 def cards_completed_through(code, square):
