@@ -21,7 +21,7 @@ from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, BoardKey, Game, Player, TurnListing, board_groups, board_key,
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, BoardKey, Choice, Game, Player, TurnListing, board_groups, board_key,
                     board_spaces, listed, listed_turn)
 
 Seat = int
@@ -30,6 +30,12 @@ Seat = int
 def touching(p: Player, ref: str) -> int:
     """How many of the seat's field tiles a tile at ``ref`` would join."""
     return len(p.fields.keys() & NEAR[ref])
+
+
+def field_bits(p: Player) -> int:
+    """The seat's field tiles as the bits of a board mask: ``touching(p, ref)`` is then
+    ``(AROUND[ref] & bits).bit_count()``, for a caller asking about many tiles."""
+    return sum(map(BIT.__getitem__, p.fields))  # one bit a tile: the sum is the union
 
 
 def tile_of(g: Game, option_id: str) -> str:
@@ -49,12 +55,21 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     offered = listed(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
-    onward = [i for o in offered if (i := o.id) != "cancel"] or ["cancel"]  # ids are unique
     p = state.players[seat]
-    step = state.queue[0]["do"] if state.queue else None
-    if step == "bid":
-        return bid_choice(state, p, onward)
-    return step_choice(state, p, onward, by_kind(offered), rng)
+    if state.queue and state.queue[0]["do"] == "bid":
+        return bid_choice(state, p, offered)
+    onward: list[str] = []  # the ids but "cancel" (ids are unique), and all of them by kind, in one pass
+    kinds: dict[str, list[str]] = {}
+    for o in offered:
+        option_id = o.id
+        if option_id != "cancel":
+            onward.append(option_id)
+        same = kinds.get(o.kind)
+        if same is None:
+            kinds[o.kind] = [option_id]
+        else:
+            same.append(option_id)
+    return step_choice(state, p, onward or ["cancel"], kinds, rng)
 
 
 def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
@@ -73,7 +88,9 @@ def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
     if best_play and worth >= STRONG:
         return best_play
     if registry:
-        return max(registry, key=lambda o: (touching(p, g.registry[int(o[9:])]), -int(o[9:])))  # "registry:<slot>"
+        filled = field_bits(p)
+        return max(registry, key=lambda o: ((AROUND[g.registry[int(o[9:])]] & filled).bit_count(),  # "registry:<slot>"
+                                            -int(o[9:])))
     harvests = turn.of("harvest")
     if harvests:
         ripe_in = ripe_by_group(frozenset(p.fields.items()))
@@ -95,35 +112,29 @@ def ripe_by_group(fields: frozenset[tuple[str, bool]]) -> dict[str, int]:
     return {grp[0]: sum(not harvested[r] for r in grp) for grp in board_groups(frozenset(harvested))}
 
 
-def by_kind(offered: list[Option]) -> dict[str, list[str]]:
-    """The option ids by their kind, in listed order. (An id with a colon starts with its
-    kind and a colon; the kinds read here all have one.)"""
-    out: dict[str, list[str]] = {}
-    for o in offered:
-        same = out.get(o.kind)
-        if same is None:
-            out[o.kind] = [o.id]
-        else:
-            same.append(o.id)
-    return out
-
-
-def bid_choice(g: Game, p: Player, onward: list[str]) -> str:
-    """Bid one counter of the most plentiful crop; two when it has plenty."""
+def bid_choice(g: Game, p: Player, offered: list[Option] | list[Choice]) -> str:
+    """Bid one counter of the most plentiful crop (the first in crop order on a tie); two
+    when it has plenty."""
     bid = g.queue[0]["bid"]
-    placed = sum(bid.values())
-    if "confirm" in onward and (placed >= 2 or sum(p.counters.values()) < 6):
-        return "confirm"
-    adds = [o for o in onward if o.startswith("add:")]
-    if not adds:
-        return "confirm" if "confirm" in onward else onward[0]
-    return max(adds, key=lambda o: (p.counters[o[4:]] - bid.get(o[4:], 0), -CROPS.index(o[4:])))
+    confirm = best = None
+    most = 0
+    for o in offered:  # adds in crop order, then confirm (once a counter is in), then cancel
+        if o.kind == "add":
+            crop = o.id[4:]  # "add:<crop>"
+            left = p.counters[crop] - bid.get(crop, 0)
+            if left > most:
+                best, most = o.id, left
+        elif o.kind == "confirm":
+            confirm = o.id
+    if confirm and (sum(bid.values()) >= 2 or sum(p.counters.values()) < 6):
+        return confirm
+    return best or confirm or offered[0].id
 
 
 def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]], rng: Rng) -> str:
     """Inside a step: the fewest-held crop when taking counters; the first target of a
     power or event; a space where the worker touches most fields; a second tile when it
-    is free or joins a group. (``kinds``: the options ``by_kind``.)"""
+    is free or joins a group. (``kinds``: the option ids by kind, in listed order.)"""
     gains = kinds.get("gain")
     if gains:
         return min(gains, key=lambda o: (p.counters[o[5:]], CROPS.index(o[5:])))
@@ -715,11 +726,8 @@ class Spots:
 def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
     """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
     one reading of a board serves every play the bot prices."""
-    filled = ripe = 0
-    for ref, harvested in fields:
-        filled |= BIT[ref]
-        if not harvested:
-            ripe |= BIT[ref]
+    filled = sum(map(BIT.__getitem__, board[0]))  # one bit a tile: the sum is the union (worked in C)
+    ripe = sum([BIT[ref] for ref, harvested in fields if not harvested])
     spots = []
     for space, touching, there in board_spaces(board):
         below = WORKERS[there].value if there else 0
@@ -762,13 +770,14 @@ assert len(CROP_BITS) == 5  # unrolled in surroundings_of
 
 def power_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]]) -> str | None:
     """A worker power's step: the best target of its kind, or stop (a bell) when none helps.
-    (``kinds``: the options ``by_kind``.)"""
+    (``kinds``: the option ids by kind, in listed order.)"""
 
     def of(kind: str) -> list[str]:
         return kinds.get(kind, [])
 
-    if of("settle"):
-        return max(of("settle"), key=lambda o: (touching(p, o[7:]), o))
+    if of("settle"):  # often a dozen tiles: the board's fields as bits, read once
+        filled = field_bits(p)
+        return max(of("settle"), key=lambda o: ((AROUND[o[7:]] & filled).bit_count(), o))  # "settle:<ref>"
     if of("cart"):
         return max(of("cart"), key=lambda o: (touching(p, o[5:]), o))
     if of("drop"):

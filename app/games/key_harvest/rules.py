@@ -37,7 +37,8 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 from typing import Any, Callable, NamedTuple
 
 from app.games.gamelog import GameLog
@@ -240,10 +241,8 @@ def open_spaces(p: Player) -> tuple[OpenSpace, ...]:
 @lru_cache(maxsize=BOARDS_KEPT)
 def board_spaces(board: BoardKey) -> tuple[OpenSpace, ...]:
     tiles, workers = board
-    filled = reach = 0
-    for ref in tiles:
-        filled |= BIT[ref]
-        reach |= AROUND[ref]
+    filled = sum(map(BIT.__getitem__, tiles))  # one bit a tile: the sum is the union (worked in C)
+    reach = reduce(or_, map(AROUND.__getitem__, tiles), 0)
     blocked = filled
     for ref, _ in workers:
         blocked |= AROUND[ref]  # a space next to a worker
@@ -1431,7 +1430,7 @@ _LISTED = _Listed()
 def listed(g: Game, seat: Seat) -> list[Option] | list[Choice]:
     """``options``, for a caller that next applies one of them to this very game (the bot).
     A step whose options are worded one by one (a worker's spaces, a power's targets, a
-    counter to take, an event's choice) is listed as ``Choice``s: the same ids and kinds in
+    counter to take, an event's choice, a bid's counters) is listed as ``Choice``s: the same ids and kinds in
     the same order, from the same rules, without the words nobody reads."""
     if g.phase == OVER or seat not in to_act(g):
         out: list[Option] | list[Choice] = []
@@ -1483,10 +1482,23 @@ def event_choices(g: Game, p: Player) -> list[Choice]:
     return out
 
 
+def bid_choices(g: Game, p: Player) -> list[Choice]:
+    """``bid_options`` as ``Choice``s (the confirm option's words name the bid and the tile)."""
+    bid = g.queue[0]["bid"]
+    counters = p.counters
+    out = [ADD_CHOICES[c] for c in CROPS if counters[c] - bid.get(c, 0) > 0]
+    if bid:
+        out.append(CONFIRM_CHOICE)
+    out.append(CANCEL_CHOICE)
+    return out
+
+
 CANCEL_CHOICE, HOME_CHOICE, DONE_CHOICE = Choice("cancel", "cancel"), Choice("home", "home"), Choice("done", "done")
+CONFIRM_CHOICE = Choice("confirm", "confirm")
+ADD_CHOICES = {c: Choice(f"add:{c}", "add") for c in CROPS}
 STEP_CHOICES: dict[str, Callable[[Game, Player], list[Choice]]] = {
     "place": place_choices, "power": power_choices, "gain": gain_choices, "resettle": event_choices,
-    "hail": event_choices, "bloom": event_choices}
+    "hail": event_choices, "bloom": event_choices, "bid": bid_choices}
 
 
 class TurnListing:
@@ -1562,12 +1574,57 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
                 check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-    g = next_game(g)
     kind = option_id.split(":", 1)[0]
+    if kind in QUEUE_ONLY:  # a third of all choices: a game copied but for its queue
+        g = queue_step_copy(g, kind == "add")
+        CHOICES[kind](g, g.players[seat], option_id)
+        return g  # the step now first in the queue waits for a seat: nothing runs by itself
+    g = next_game(g)
     CHOICES[kind](g, g.players[seat] if kind in LEAVES_PLAYERS else changing(g, seat), option_id)
     run_queue(g)
     del g._shared
     return g
+
+
+# Choices that change nothing but the queue, and leave first in it a step that waits for a
+# seat: a counter added to a bid (the bid waits for more or "confirm"), a registry tile chosen
+# (its bid comes first), a worker chosen to play (its space comes first). They write no log.
+QUEUE_ONLY = frozenset({"add", "registry", "play"})
+
+
+def queue_step_copy(g: Game, bid_changes: bool) -> Game:
+    """``next_game`` for a choice in QUEUE_ONLY: everything but the queue is shared with the
+    game before (every other ``apply`` copies what it changes, so neither game changes it),
+    and the queue's steps too, but for the bid first in it when ``bid_changes``."""
+    game = Game.__new__(Game)  # fields set one by one, in order (see ``next_game``)
+    game.players = g.players
+    game.options = g.options
+    game.rng = g.rng
+    game.phase = g.phase
+    game.turn = g.turn
+    game.used = g.used
+    game.turns = g.turns
+    game.supply = g.supply
+    game.start_bag = g.start_bag
+    game.start_chooser = g.start_chooser
+    game.bag = g.bag
+    game.removed = g.removed
+    game.registry = g.registry
+    game.track = g.track
+    game.set_aside = g.set_aside
+    game.held = g.held
+    game.ignored = g.ignored
+    game.resolving = g.resolving
+    game.fallow = g.fallow
+    game.town = g.town
+    game.ending = g.ending
+    game.final_turns = g.final_turns
+    game.checks = g.checks
+    game.queue = g.queue.copy()
+    if bid_changes:
+        game.queue[0] = _clone_bid(game.queue[0])
+    game.log = g.log
+    return game
 
 
 # Choices that change no player (only the queue, the turn or the log): the chooser's player
@@ -1712,4 +1769,5 @@ assert {f.name for f in dataclass_fields(Player)} == {"seat", "colour", "counter
 assert set(_FLAT_FIELDS) == {"used", "supply", "registry", "fallow", "town", *SETUP_FIELDS, *DRAW_FIELDS}  # as ``clone`` copies them
 assert list(vars(clone(Game([Player(0, PLAYER_COLOURS[0])], {}, "")))) == [f.name for f in dataclass_fields(Game)]
 assert list(vars(next_game(Game([Player(0, PLAYER_COLOURS[0])], {}, "")))) == [f.name for f in dataclass_fields(Game)] + ["_shared"]
+assert list(vars(queue_step_copy(Game([Player(0, PLAYER_COLOURS[0])], {}, ""), False))) == [f.name for f in dataclass_fields(Game)]
 assert list(vars(_clone_player(Player(0, PLAYER_COLOURS[0])))) == [f.name for f in dataclass_fields(Player)]
