@@ -776,7 +776,7 @@ def resolve(g: Game, board_id: int, space: str, takers: list[tuple[Seat, int]]) 
     if kind in GOODS or kind in ANIMALS:
         for seat, _ in takers:
             own_player(g, seat)
-        got: Counter[Seat] = Counter()
+        got = {seat: 0 for seat, _ in takers}
         for i in range(max(n for _, n in takers)):
             for seat, n in takers:
                 if i < n:
@@ -1511,10 +1511,16 @@ def start_season(g: Game) -> None:
 def surplus_choices(g: Game, p: Player) -> list[list[str]]:
     """The keyples a player over the team size may put onto the keyp tile (whole choices):
     the colours held most often first (white last), then each colour held put there first."""
-    size = TEAM_SIZE[len(g.players)]
-    k = len(p.hand) - size
+    return [list(choice) for choice in surplus_ways(tuple(p.hand), TEAM_SIZE[len(g.players)])]
+
+
+@functools.lru_cache(maxsize=4096)
+def surplus_ways(hand: tuple[str, ...], size: int) -> tuple[tuple[str, ...], ...]:
+    """``surplus_choices`` of a hand (in its order) and team size: they depend on nothing
+    else, and a season's start asks for them again at every step until the choice is made."""
+    k = len(hand) - size
     if k <= 0:
-        return []
+        return ()
 
     def rest(hand: list[str], n: int) -> list[str]:
         counts, out = Counter(hand), []
@@ -1526,21 +1532,27 @@ def surplus_choices(g: Game, p: Player) -> list[list[str]]:
             out.append(colour)
         return out
     choices: list[list[str]] = []
-    for first in [None, *dict.fromkeys(p.hand)]:
-        put = [first] * min(k, p.hand.count(first)) if first else []
-        left = list(p.hand)
+    for first in [None, *dict.fromkeys(hand)]:
+        put = [first] * min(k, hand.count(first)) if first else []
+        left = list(hand)
         for c in put:
             left.remove(c)
         choice = keyple_sort(put + rest(left, k - len(put)))
         if choice not in choices:
             choices.append(choice)
-    return choices
+    return tuple(map(tuple, choices))
 
 
 def surplus_options(g: Game, p: Player) -> list[Option]:
-    return [Option(f"surplus:{','.join(c)}", f"Put {', '.join(c)} onto your keyp tile "
-                   f"({', '.join(keyp_gain_text(x) for x in c)} when your keyper is played)", "surplus", None)
-            for c in surplus_choices(g, p)]
+    return list(surplus_listing(tuple(p.hand), TEAM_SIZE[len(g.players)]))
+
+
+@functools.lru_cache(maxsize=4096)
+def surplus_listing(hand: tuple[str, ...], size: int) -> tuple[Option, ...]:
+    """The options of ``surplus_ways`` (made once: immutable)."""
+    return tuple(Option(f"surplus:{','.join(c)}", f"Put {', '.join(c)} onto your keyp tile "
+                        f"({', '.join(keyp_gain_text(x) for x in c)} when your keyper is played)", "surplus", None)
+                 for c in surplus_ways(hand, size))
 
 
 def put_on_keyp(g: Game, p: Player, colours: list[str]) -> None:
@@ -1833,7 +1845,8 @@ def clone(g: Game, seat: Seat | None = None) -> Game:
     queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
     return Game(players, g.options, g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
                 g.bag, list(g.display), g.discard, list(g.refill), g.boats, g.aside, g.winter_fairs, g.fair_pool,
-                g.fair_out, dict(g.supply), {k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()},
+                g.fair_out, dict(g.supply),
+                {k: {"got": list(v["got"]), "sold": list(v["sold"])} for k, v in g.trades.items()} if g.trades else {},
                 queue, g.ending, g.acted, GameLog(g.log.recent, g.log.total))
 
 
