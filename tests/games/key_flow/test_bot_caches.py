@@ -55,4 +55,4 @@ def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
 
 def test_the_table_of_panels_that_act_equals_use_of():
     for cid, c in CARDS.items():
-        assert rules._USES[cid] == tuple(rules._use_of(cid, panel) for panel in range(len(c.panels)))
+        assert rules.USES[cid] == tuple(rules._use_of(cid, panel) for panel in range(len(c.panels)))
