@@ -14,7 +14,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import ALL_CARDS
-from .rules import Game, layouts, listed
+from .rules import Game, layouts, listed_ids
 from .scoring import score_town
 from .town import Cell, Town
 
@@ -25,7 +25,7 @@ STOP_SET = frozenset(STOPS)
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
-    offered = [o.id for o in listed(state, seat)]
+    offered = listed_ids(state, seat)  # apply's own list: read, never changed
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     # (Most lists hold neither "cancel" nor a stop: then both are the list itself.)

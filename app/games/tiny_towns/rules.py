@@ -1470,18 +1470,30 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return OPTIONS[g.phase](g, p)
 
 
-# What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(lambda g, seat: options(g, seat))
+def option_ids(g: Game, seat: Seat) -> list[str]:
+    """The ids of ``options``, in the same order."""
+    return [o.id for o in options(g, seat)]
 
 
-def listed(g: Game, seat: Seat) -> list[Option]:
-    """``options``, for a caller that next applies one of them to this very game (the bot)."""
+# The ids the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
+_LISTED = ListedOnce(option_ids)
+
+
+def listed_ids(g: Game, seat: Seat) -> list[str]:
+    """``option_ids``, for a caller that next applies one of them to this very game (the
+    bot); the list is the one ``apply`` checks the choice against: not to be changed."""
     return _LISTED.listed(g, seat)
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
-    check_choice(seat, len(g.players), g.phase == OVER, seat_if_acting(g, seat), _LISTED.offered(g, seat), option_id)
+    # A choice among the seat's listed ids passes every check of ``check_choice``: ids are
+    # listed only for a real seat that acts in a running game. Anything else goes through
+    # those checks in their order, for their refusals.
+    ids = _LISTED.offered(g, seat)()
+    if type(option_id) is not str or option_id not in ids:
+        check_choice(seat, len(g.players), g.phase == OVER, seat_if_acting(g, seat),
+                     lambda: options(g, seat), option_id)
     g = share_players(g)
     # A placement or a card pick changes the game, not the player (``own_player`` would copy it).
     ACTIONS[g.phase](g, g.players[seat] if g.phase in _GAME_ONLY else own_player(g, seat), option_id)

@@ -188,20 +188,20 @@ def test_dump_shares_nothing_mutable_with_the_state():
 
 
 def test_options_listed_by_the_bot_are_reused_only_for_that_game_and_seat_and_once():
-    """``apply`` checks a choice against the bot's list (``rules.listed``) only for the
+    """``apply`` checks a choice against the bot's list (``rules.listed_ids``) only for the
     very game and seat it was listed for, and only once."""
     g = with_towns(tt.setup(2, {"monuments": False, "buildings": "first_game"}, 4),
                    "W . . . / . . . . / . . . . / . . . .", EMPTY)
     g = tt.apply(g, g.master_builder, "name:wood")
-    assert "place:0,0" in [o.id for o in rules.listed(g, 1)]
+    assert "place:0,0" in rules.listed_ids(g, 1)
     taken = rules.clone(g)
     taken.players[1].town[(0, 0)].resource = "brick"
     with pytest.raises(IllegalAction):  # another game object: its own options
         tt.apply(taken, 1, "place:0,0")
-    rules.listed(g, 1)
+    rules.listed_ids(g, 1)
     with pytest.raises(IllegalAction):  # another seat: its own options
         tt.apply(g, 0, "place:0,0")
-    rules.listed(g, 1)
+    rules.listed_ids(g, 1)
     assert tt.apply(g, 1, "place:0,0").pending[1]["cell"] == [0, 0]
     g.players[1].town[(0, 0)].resource = "brick"
     with pytest.raises(IllegalAction):  # the list was used up by the first apply
