@@ -671,11 +671,11 @@ class FitMemo:
     def fit(self, card_id: str) -> int | None:
         """A fitting layout of the card (its index), or None."""
         if card_id not in self.found:
-            # Only a layout through a square holding something can fit, and only with as
-            # many such squares as the pattern has (a town's first cubes fit nothing).
-            held = squares_in(self.code)
-            self.found[card_id] = (_first_fit(self.code, _layouts_through(card_id, tuple(held)))
-                                   if len(held) >= pattern_size(card_id) else None)
+            # A layout fits only with as many squares holding something as the pattern
+            # has (a town's first cubes fit nothing).
+            squares = self.code.to_bytes(SIZE * SIZE, "little")  # each square's byte of the code
+            self.found[card_id] = (_first_fitting(card_id, self.code, _ruled_out(squares))
+                                   if SIZE * SIZE - squares.count(0) >= pattern_size(card_id) else None)
         return self.found[card_id]
 
     def fits_any(self, cards: Any) -> bool:
@@ -727,16 +727,21 @@ class FitMemo:
             newly_fit = frozenset(newly)
             return FitMemo(code, found, {cards: known or not newly_fit.isdisjoint(cards)
                                          for cards, known in self.any_of.items()})
-        found = dict(self.found)
+        found, ruled_out = dict(self.found), None
         for card, n in self.found.items():  # a fitting layout that lost a square: search again
             if n is not None and _layout_covers(card)[n] & touched:
                 if _first_fit(code, (_fit_layouts(card)[n],)) is None:
-                    found[card] = _first_fit(code, _fit_layouts(card))
-        gained = [n for n in squares_in(touched) if squares[n]]
-        if gained:
+                    if ruled_out is None:
+                        ruled_out = _ruled_out(squares)
+                    found[card] = _first_fitting(card, code, ruled_out)
+        if any(squares[n] for n in squares_in(touched)):
+            # A square gained something: a card that did not fit may now (a layout that
+            # fits now and not before covers such a square).
+            if ruled_out is None:
+                ruled_out = _ruled_out(squares)
             for card, n in found.items():
                 if n is None:
-                    found[card] = _first_fit(code, _layouts_through(card, tuple(gained)))
+                    found[card] = _first_fitting(card, code, ruled_out)
         return FitMemo(code, found)
 
 
@@ -750,6 +755,63 @@ def _first_fit(code: int, candidates: tuple[FitLayout, ...]) -> int | None:
         if code & need == need and code & all_wild != all_wild:
             return n
     return None
+
+
+def _ruled_out(squares: bytes) -> int:
+    """The layouts of every card (``_every_layout``'s bits) that some square of a town
+    rules out, from its match code's bytes (``code.to_bytes(SIZE * SIZE, "little")``)."""
+    return reduce(or_, map(getitem, _every_layout()[1], squares))  # the ORs in C, a square's byte at a time
+
+
+def _fitting_layouts(card_id: str, code: int, ruled_out: int) -> int:
+    """The card's layouts that fit the match code, a bit each (bit n: the n-th of
+    ``layouts``): as ``_first_fit`` asks of each, all at once. ``ruled_out``: the
+    code's ``_ruled_out``."""
+    start, every = _every_layout()[0][card_id]
+    fitting = ~(ruled_out >> start) & every
+    if fitting and code & _WILD_SQUARES:  # a layout all of whose squares are wild does not fit
+        for n, _, all_wild in _fit_layouts(card_id):
+            if fitting >> n & 1 and code & all_wild == all_wild:
+                fitting &= ~(1 << n)
+    return fitting
+
+
+def _first_fitting(card_id: str, code: int, ruled_out: int) -> int | None:
+    """The first layout of the card that fits the match code (its index), or None:
+    ``_first_fit`` over every layout."""
+    fitting = _fitting_layouts(card_id, code, ruled_out)
+    return (fitting & -fitting).bit_length() - 1 if fitting else None
+
+
+_WILD_SQUARES = sum(WILD_BIT << square_shift(n) for n in range(SIZE * SIZE))  # the wild bit of every square
+
+
+@lru_cache(maxsize=None)
+def _every_layout() -> tuple[dict[str, tuple[int, int]], tuple[tuple[int, ...], ...]]:
+    """Every layout of every card, a bit each, card after card (a card's in ``layouts``
+    order): per card, where its bits start and all its bits from there; per square
+    (reading order), per byte its match code may hold (indexed by it), the layouts that
+    byte rules out: nothing there (0, or a building that is not wild) those covering the
+    square, a resource those wanting another one there, a wild square none.
+
+    Made once per process for all cards (per card, it cost a game's worth of lookups) as
+    ``_square_checks`` is: a row of match bytes per layout, read a column at a time."""
+    starts, needs = {}, []
+    for card in ALL_CARDS:
+        fit_layouts = _fit_layouts(card)
+        starts[card] = (len(needs), (1 << len(fit_layouts)) - 1)
+        needs += [need.to_bytes(SIZE * SIZE, "little") for _, need, _ in fit_layouts]
+    table = b"".join(needs)
+    checks = []
+    for n in range(SIZE * SIZE):
+        wanted = table[n::SIZE * SIZE]
+        covering = _layout_bits(wanted, _COVERS)
+        ruling_out = [covering] * (WILD_BITS + 1)  # (bytes no square holds: as empty)
+        ruling_out[WILD_BITS] = 0
+        for bits in RESOURCE_BITS.values():
+            ruling_out[bits] = covering & ~_layout_bits(wanted, _WANTS[bits])
+        checks.append(tuple(ruling_out))  # a tuple of ints: the garbage collector skips it
+    return starts, tuple(checks)
 
 
 @lru_cache(maxsize=None)
@@ -1010,11 +1072,15 @@ def layouts_in_town(g: Game, p: Player, card_id: str) -> list[tuple[Cell, ...]]:
         memo.layouts = {}
     found = memo.layouts.get(card_id)
     if found is None:  # asked at each step of picking the squares: kept with the memo
-        code, cells_of_layout = memo.code, _layout_cells(card_id)
+        cells_of_layout = _layout_cells(card_id)
         found = memo.layouts[card_id] = []
-        for n, need, all_wild in _fit_layouts(card_id):  # as ``_first_fit``, every layout
-            if code & need == need and code & all_wild != all_wild and cells_of_layout[n] not in found:
-                found.append(cells_of_layout[n])
+        fitting = _fitting_layouts(card_id, memo.code, _ruled_out(memo.code.to_bytes(SIZE * SIZE, "little")))
+        while fitting:  # in the layouts' order, from the lowest bit
+            low = fitting & -fitting
+            fitting ^= low
+            cells = cells_of_layout[low.bit_length() - 1]
+            if cells not in found:
+                found.append(cells)
     return found
 
 
