@@ -80,7 +80,7 @@ from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOUR
                       RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
 from .scoring import TownScore, score_town, shrine_points
 from .town import (RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
-                   empty_squares, iter_cells, square_shift)
+                   empty_squares, empty_town, iter_cells, square_shift)
 
 Seat = int
 Layout = tuple[tuple[Cell, Resource], ...]  # the squares of one way to lay out a card
@@ -118,7 +118,7 @@ class Player:
     """One seat: the town and everything the rules remember about that player."""
 
     seat: Seat
-    town: Town = field(default_factory=Town)
+    town: Town = field(default_factory=empty_town)
     dealt: list[str] = field(default_factory=list)  # two monuments to choose from (secret)
     monument: str | None = None  # the kept monument (secret until built)
     monument_round: int | None = None  # round the monument was built, None before

@@ -243,3 +243,14 @@ class Town:
             return Square(resource=x)
 
         return cls([[sq(x) for x in row] for row in raw])
+
+
+# One board of empty squares, shared by every new town until it changes a square (as a
+# copy shares its original's): never changed, as no town owns it.
+_EMPTY_BOARD = Town().squares
+
+
+def empty_town() -> Town:
+    """A town with nothing on it, for a new player: it shares ``_EMPTY_BOARD`` and its
+    summaries (no code, nothing held or built) are already up to date."""
+    return Town(_EMPTY_BOARD, owned=0, stale=0)
