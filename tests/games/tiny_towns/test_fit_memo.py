@@ -64,6 +64,28 @@ def test_a_moved_memo_answers_as_a_fresh_search(seed):
     assert fits and moved
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_every_layout_table_finds_each_fitting_layout(seed):
+    """``rules._fitting_layouts`` (one OR per square over the table of every card's
+    layouts) gives, for random towns with wild squares, exactly the layouts a look at
+    each layout's squares finds fitting; and a layout's index is its place in ``layouts``."""
+    rng = random.Random(seed)
+    fitting = 0
+    for _ in range(60):
+        squares = random_squares(rng, rng.random())
+        code = match_code(squares)
+        ruled_out = rules._ruled_out(code.to_bytes(SIZE * SIZE, "little"))
+        for card in CARDS:
+            expected = [n for n, layout in enumerate(layouts(card))
+                        if all(squares[r * SIZE + c] in (want, WILD) for (r, c), want in layout)
+                        and any(squares[r * SIZE + c] != WILD for (r, c), _ in layout)]
+            bits = rules._fitting_layouts(card, code, ruled_out)
+            assert [n for n in range(bits.bit_length()) if bits >> n & 1] == expected, (squares, card)
+            assert rules._first_fitting(card, code, ruled_out) == (expected[0] if expected else None)
+            fitting += len(expected)
+    assert fitting
+
+
 @pytest.mark.parametrize("players, options, seed", [
     (2, {"monuments": True, "cavern": True}, 10),  # seeds 10, 12 and 1 deal the Trading Post
     (3, {"monuments": True, "town_hall": True}, 12),
