@@ -470,7 +470,15 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
     kind, _, rest = option_id.partition(":")
     resource = placing["resource"]
     pending = None
-    if kind == "choose":
+    if kind == "place":  # the usual choice
+        cell = list(parse_cell(rest))
+        if placing["take"]:
+            pending = {"kind": "swap", "resource": resource, "take": placing["take"], "cell": cell}
+        elif placing["switch"]:
+            pending = {"kind": "factory", "resource": placing["switch"], "named": resource, "cell": cell}
+        else:
+            pending = {"kind": "place", "resource": resource, "cell": cell}
+    elif kind == "choose":
         g.placing[seat] = {**placing, "resource": rest}
     elif kind == "cancel":
         if placing["switch"] or placing["take"]:
@@ -481,14 +489,6 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
         g.placing[seat] = {**placing, "switch": rest}
     elif option_id.startswith("warehouse:swap:"):
         g.placing[seat] = {**placing, "take": option_id.removeprefix("warehouse:swap:")}
-    elif kind == "place" and placing["take"]:
-        pending = {"kind": "swap", "resource": resource, "take": placing["take"],
-                     "cell": list(parse_cell(rest))}
-    elif kind == "place" and placing["switch"]:
-        pending = {"kind": "factory", "resource": placing["switch"], "named": resource,
-                     "cell": list(parse_cell(rest))}
-    elif kind == "place":
-        pending = {"kind": "place", "resource": resource, "cell": list(parse_cell(rest))}
     elif kind == "warehouse":
         pending = {"kind": "store", "resource": resource}
     elif kind == "statue":
