@@ -147,6 +147,9 @@ class Game:
     master_builder: Seat | None = None
     resource: Resource | None = None  # this round's resource, once public
     source: str | None = None  # how it came: "named", "card" (Town Hall), "free", "solo"
+    # The lists of cards below and the placements' lists are shared by a game and its
+    # copies (``share_players``): after ``setup`` the rules replace them whole and never
+    # change them in place (``replaced``, slices, ``[*before, new]``).
     deck: list[Resource] = field(default_factory=list)  # resource cards (secret order)
     discard: list[Resource] = field(default_factory=list)  # Town Hall discards
     revealed: list[Resource] = field(default_factory=list)  # solo: the three face-up cards
@@ -379,9 +382,8 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     does not place. ``placers`` limits who takes part (Town Hall free rounds)."""
     g.phase = PLACE
     placing = {"resource": g.resource, "switch": None, "take": None}  # one for all: replaced, never changed
-    for p in g.players:
-        if not p.complete and not p.town.is_full() and (placers is None or p.seat in placers):
-            g.placing[p.seat] = placing
+    g.placing = [placing if not p.complete and not p.town.is_full() and (placers is None or p.seat in placers)
+                 else before for p, before in zip(g.players, g.placing)]
     if not any(g.placing):
         begin_construction(g)
 
@@ -479,16 +481,16 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
         else:
             pending = {"kind": "place", "resource": resource, "cell": cell}
     elif kind == "choose":
-        g.placing[seat] = {**placing, "resource": rest}
+        g.placing = replaced(g.placing, seat, {**placing, "resource": rest})
     elif kind == "cancel":
         if placing["switch"] or placing["take"]:
-            g.placing[seat] = {**placing, "switch": None, "take": None}
+            g.placing = replaced(g.placing, seat, {**placing, "switch": None, "take": None})
         else:
-            g.placing[seat] = {**placing, "resource": None}
+            g.placing = replaced(g.placing, seat, {**placing, "resource": None})
     elif kind == "factory":
-        g.placing[seat] = {**placing, "switch": rest}
+        g.placing = replaced(g.placing, seat, {**placing, "switch": rest})
     elif option_id.startswith("warehouse:swap:"):
-        g.placing[seat] = {**placing, "take": option_id.removeprefix("warehouse:swap:")}
+        g.placing = replaced(g.placing, seat, {**placing, "take": option_id.removeprefix("warehouse:swap:")})
     elif kind == "warehouse":
         pending = {"kind": "store", "resource": resource}
     elif kind == "statue":
@@ -496,7 +498,7 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
     elif kind == "cavern":
         pending = {"kind": "cavern", "resource": resource}
     if pending is not None:
-        g.pending[seat] = pending
+        g.pending = replaced(g.pending, seat, pending)
         if g.pending.count(None) == g.placing.count(None):  # every placer has chosen (only placers choose)
             reveal_placements(g)
 
@@ -1331,7 +1333,7 @@ def complete_towns(g: Game) -> None:
 
 def finish_round(g: Game) -> None:
     if g.source == "card":
-        g.discard.append(g.resource)  # type: ignore[arg-type]
+        g.discard = [*g.discard, g.resource]  # type: ignore[list-item]
     for p in g.players:
         if p.fresh or p.built_types or not p.done:
             p = own_player(g, p.seat)
@@ -1433,16 +1435,17 @@ def town_hall_round(g: Game) -> None:
 
 def draw_town_hall_card(g: Game) -> Resource:
     if not g.deck:
-        g.deck, g.discard = g.discard, []
+        g.deck, g.discard = g.discard[:], []  # (shuffled in place: a list of this game's own)
         shuffle(g, g.deck)
         set_aside_five(g)
         g.log.append("The resource cards are reshuffled; five are set aside face down.")
-    return g.deck.pop(0)
+    card, g.deck = g.deck[0], g.deck[1:]
+    return card
 
 
 def set_aside_five(g: Game) -> None:
-    g.discard.extend(g.deck[:TOWN_HALL_SET_ASIDE])
-    del g.deck[:TOWN_HALL_SET_ASIDE]
+    g.discard = g.discard + g.deck[:TOWN_HALL_SET_ASIDE]
+    g.deck = g.deck[TOWN_HALL_SET_ASIDE:]
 
 
 # --- Solo variant ---
@@ -1462,8 +1465,9 @@ def pick_card(g: Game, p: Player, option_id: str) -> None:
     index = int(option_id.removeprefix("card:"))
     g.resource = g.revealed[index]
     g.source = "solo"
-    g.deck.append(g.resource)
-    g.revealed[index] = g.deck.pop(0)
+    deck = [*g.deck, g.resource]
+    g.revealed = replaced(g.revealed, index, deck[0])
+    g.deck = deck[1:]
     g.log.append(f"Round {g.round}: {player_name(p.seat)} takes the {g.resource} card.")
     begin_placement(g)
 
@@ -1607,6 +1611,7 @@ def clone(g: Game) -> Game:
     values are shared (``test_clone_shares_nothing_mutable``)."""
     copy = share_players(g)
     copy.options, copy.cards = dict(g.options), g.cards[:]
+    copy.deck, copy.discard, copy.revealed = g.deck[:], g.discard[:], g.revealed[:]
     copy.placing = [dict(placing) if placing else placing for placing in g.placing]
     copy.pending = [own_pending(pending) if pending else pending for pending in g.pending]
     own_players(copy)
@@ -1623,9 +1628,9 @@ def share_players(g: Game) -> Game:
     copy = Game.__new__(Game)
     log = GameLog.__new__(GameLog)  # the same as GameLog(recent, total, keep), a call less
     log.recent, log.total, log.keep = g.log.recent[:], g.log.total, g.log.keep
-    # The options and the building cards never change after ``setup``: shared too.
-    copy.__dict__ = {**vars(g), "players": g.players[:], "deck": g.deck[:], "discard": g.discard[:],
-                     "revealed": g.revealed[:], "log": log, "placing": g.placing[:], "pending": g.pending[:]}
+    # The options and the building cards never change after ``setup``, the cards' and the
+    # placements' lists are replaced whole (``Game``): shared too.
+    copy.__dict__ = {**vars(g), "players": g.players[:], "log": log}
     return copy
 
 
@@ -1648,6 +1653,13 @@ def own_players(g: Game) -> None:
 # The player's lists the rules replace whole and never change in place (``without``,
 # ``[*before, new]``): a copied player shares them with the original.
 REPLACED_WHOLE = ("dealt", "cavern", "watch", "built_types", "fresh")
+
+
+def replaced(items: list[Any], index: int, item: Any) -> list[Any]:
+    """A new list: the items with ``item`` at ``index``."""
+    new = items[:]
+    new[index] = item
+    return new
 
 
 def without(items: list[Any], item: Any) -> list[Any]:
