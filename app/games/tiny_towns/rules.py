@@ -73,7 +73,7 @@ from typing import Any, Callable
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import plain
-from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.protocol import IllegalAction, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
 from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
@@ -164,6 +164,9 @@ class Game:
     # The seats whose player is this game's alone (bit per seat); the others may be in
     # other games too (``share_players``), so a change goes to an own copy. Never saved.
     owned: int = field(default=0, compare=False, repr=False)
+    # The seat and option ids the bot listed on this very game object (``listed_ids``),
+    # for the next ``apply`` to it to check the choice against, once. Never saved or copied.
+    listed: tuple[Seat, list[str]] | None = field(default=None, compare=False, repr=False)
 
 
 # --- Small words ---
@@ -1545,14 +1548,16 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     return [o.id for o in options(g, seat)]
 
 
-# The ids the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(option_ids)
-
-
 def listed_ids(g: Game, seat: Seat) -> list[str]:
     """``option_ids``, for a caller that next applies one of them to this very game (the
-    bot); the list is the one ``apply`` checks the choice against: not to be changed."""
-    return _LISTED.listed(g, seat)
+    bot); the list is the one ``apply`` checks the choice against: not to be changed.
+
+    As ``protocol.ListedOnce``, but kept on the game object (``Game.listed``) rather than
+    per thread: its thread-local reads and the function it hands back cost about as much
+    as listing a placement's options again."""
+    ids = option_ids(g, seat)
+    g.listed = (seat, ids)
+    return ids
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
@@ -1560,7 +1565,8 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # A choice among the seat's listed ids passes every check of ``check_choice``: ids are
     # listed only for a real seat that acts in a running game. Anything else goes through
     # those checks in their order, for their refusals.
-    ids = _LISTED.offered(g, seat)()
+    kept, g.listed = g.listed, None  # used once
+    ids = kept[1] if kept is not None and kept[0] == seat else option_ids(g, seat)
     if type(option_id) is not str or option_id not in ids:
         check_choice(seat, len(g.players), g.phase == OVER, seat_if_acting(g, seat),
                      lambda: options(g, seat), option_id)
@@ -1575,7 +1581,7 @@ _GAME_ONLY = frozenset((PLACE, PICK))
 
 # --- Saving: plain JSON (copied by hand: ``copy.deepcopy`` cost half of every action) ---
 
-_SPECIAL = ("players", "log", "placing", "pending", "owned")  # the placements are saved with each player
+_SPECIAL = ("players", "log", "placing", "pending", "owned", "listed")  # the placements are saved with each player
 _WITH_THE_GAME = ("town", "placing", "pending")  # a saved player's fields that are not the Player's
 
 
@@ -1630,7 +1636,7 @@ def share_players(g: Game) -> Game:
     log.recent, log.total, log.keep = g.log.recent[:], g.log.total, g.log.keep
     # The options and the building cards never change after ``setup``, the cards' and the
     # placements' lists are replaced whole (``Game``): shared too.
-    copy.__dict__ = {**vars(g), "players": g.players[:], "log": log}
+    copy.__dict__ = {**vars(g), "players": g.players[:], "log": log, "listed": None}
     return copy
 
 
