@@ -56,8 +56,11 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
-    if state.queue and state.queue[0]["do"] == "bid":
+    step = state.queue[0]["do"]  # a seat with something to choose off its turn has a step first in the queue
+    if step == "bid":
         return bid_choice(state, p, offered)
+    if step == "more":
+        return more_choice(state, p, offered, rng)
     onward: list[str] = []  # the ids but "cancel" (ids are unique), and all of them by kind, in one pass
     kinds: dict[str, list[str]] = {}
     for o in offered:
@@ -129,6 +132,22 @@ def bid_choice(g: Game, p: Player, offered: list[Option] | list[Choice]) -> str:
     if confirm and (sum(bid.values()) >= 2 or sum(p.counters.values()) < 6):
         return confirm
     return best or confirm or offered[0].id
+
+
+def more_choice(g: Game, p: Player, offered: list[Choice], rng: Rng) -> str:
+    """The second tile: the first from its own store (free) or from the registry that touches
+    its fields; else no second tile. (``step_choice``'s rule for this step, read straight
+    from the listing: "take" and "registry" choices, then "done".)"""
+    mine = f"take:{p.seat}:"
+    for o in offered:
+        if o.kind == "take":
+            if o.id.startswith(mine):
+                return o.id
+        elif o.kind == "registry" and touching(p, tile_of(g, o.id)):
+            return o.id
+    if len(offered) > 1:
+        return "done"
+    return rng.choice(["done"])  # nothing else listed: the step's last resort, a draw kept so later draws stay
 
 
 def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]], rng: Rng) -> str:

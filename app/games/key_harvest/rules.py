@@ -948,6 +948,13 @@ def can_pay(p: Player, bid: dict[Crop, int]) -> bool:
 def transfer_options(g: Game, p: Player) -> list[Option]:
     """Your own store's tiles (their bid goes to the supply), and an opponent's whose bid you
     can match exactly, counter for counter."""
+    seat = p.seat
+    return [transfer_option(owner == seat, owner, slot, entry["tile"], tuple(entry["bid"].items()))
+            for owner, slot, entry in transferable(g, p)]
+
+
+def transferable(g: Game, p: Player) -> list[tuple[Seat, int, dict[str, Any]]]:
+    """``transfer_options``' store tiles, as (owner, slot, entry), clockwise from the seat."""
     out = []
     for owner in clockwise(g, p.seat):
         store = g.players[owner].store
@@ -955,9 +962,8 @@ def transfer_options(g: Game, p: Player) -> list[Option]:
             continue
         own = owner == p.seat
         for slot, entry in enumerate(store):
-            bid = entry["bid"]
-            if own or can_pay(p, bid):
-                out.append(transfer_option(own, owner, slot, entry["tile"], tuple(bid.items())))
+            if own or can_pay(p, entry["bid"]):
+                out.append((owner, slot, entry))
     return out
 
 
@@ -1030,9 +1036,14 @@ def more_is_settled(g: Game, job: Job) -> bool:
 
 def registry_options(g: Game, p: Player) -> list[Option]:
     """A registry tile, if your store has room and you have a counter to bid."""
-    if len(p.store) >= STORE_SIZE or not counter_total(p):
+    if not can_bid(p):
         return []
     return [REGISTRY_OPTIONS[i][ref] for i, ref in enumerate(g.registry) if ref]
+
+
+def can_bid(p: Player) -> bool:
+    """Room in the store and a counter to bid: a registry tile may be chosen."""
+    return len(p.store) < STORE_SIZE and counter_total(p) > 0
 
 
 # Every registry space's option for every tile, made once (6 spaces, 56 tiles).
@@ -1482,6 +1493,21 @@ def event_choices(g: Game, p: Player) -> list[Choice]:
     return out
 
 
+def more_choices(g: Game, p: Player) -> list[Choice]:
+    """``more_options`` as ``Choice``s (a transfer's words name the tile and its bid)."""
+    if g.queue[0]["action"] == TRANSFER:
+        out = [Choice(f"take:{owner}:{slot}", "take") for owner, slot, _ in transferable(g, p)]
+    elif can_bid(p):
+        out = [REGISTRY_CHOICES[slot] for slot, ref in enumerate(g.registry) if ref]
+    else:
+        out = []
+    out.append(DONE_CHOICE)
+    return out
+
+
+REGISTRY_CHOICES = [Choice(f"registry:{slot}", "registry") for slot in range(REGISTRY_SPACES)]
+
+
 def bid_choices(g: Game, p: Player) -> list[Choice]:
     """``bid_options`` as ``Choice``s (the confirm option's words name the bid and the tile)."""
     bid = g.queue[0]["bid"]
@@ -1498,7 +1524,7 @@ CONFIRM_CHOICE = Choice("confirm", "confirm")
 ADD_CHOICES = {c: Choice(f"add:{c}", "add") for c in CROPS}
 STEP_CHOICES: dict[str, Callable[[Game, Player], list[Choice]]] = {
     "place": place_choices, "power": power_choices, "gain": gain_choices, "resettle": event_choices,
-    "hail": event_choices, "bloom": event_choices, "bid": bid_choices}
+    "hail": event_choices, "bloom": event_choices, "bid": bid_choices, "more": more_choices}
 
 
 class TurnListing:
