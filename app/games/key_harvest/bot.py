@@ -90,10 +90,13 @@ def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
     best_play, worth = best_worker(g, p, turn.of("play"), STRONG if registry else None)
     if best_play and worth >= STRONG:
         return best_play
-    if registry:
-        filled = field_bits(p)
-        return max(registry, key=lambda o: ((AROUND[g.registry[int(o[9:])]] & filled).bit_count(),  # "registry:<slot>"
-                                            -int(o[9:])))
+    if registry:  # the tile joining most fields; the first slot on a tie ("registry:<slot>", in slot order)
+        filled, best_slot, most = field_bits(p), None, -1
+        for o in registry:
+            joined = (AROUND[g.registry[int(o[9:])]] & filled).bit_count()
+            if joined > most:
+                best_slot, most = o, joined
+        return best_slot
     harvests = turn.of("harvest")
     if harvests:
         ripe_in = ripe_by_group(frozenset(p.fields.items()))
@@ -683,7 +686,7 @@ def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = N
     return best, worth
 
 
-def settle_best(g: Game, p: Player, worker_id: str, spaces: tuple[tuple[str, tuple[int, int, int]], ...],
+def settle_best(g: Game, p: Player, worker_id: str, spaces: list[tuple[str, tuple[int, int, int]]],
                 takeable: set[str], tiles: dict[tuple[str, ...], list[tuple[str, float]]]) -> float | None:
     """A settle worker's best price over its spaces (``spaces``: with their surroundings). The
     settle price is the same on every space whose own tile no settle effect could take
@@ -712,50 +715,46 @@ def ceiling(worker_id: str) -> float:
 
 
 class Spots:
-    """Where workers may stand on one board: each open space with its ``surroundings`` and
-    the worker values it takes (above its worker's, if any, up to the field tiles it
-    touches: ``spaces_for_value``'s test), in the board's order; per value, worked out the
-    first time a play of that value is priced."""
+    """Where workers may stand on one board: for each worker value, the open spaces a worker
+    of that value may take (above its worker's, if any, up to the field tiles it touches:
+    ``spaces_for_value``'s test) with their ``surroundings``, in the board's order."""
 
-    __slots__ = ("spots", "_spaces", "_surroundings")
+    __slots__ = ("by_value", "_surroundings")
 
-    def __init__(self, spots: tuple[tuple[str, tuple[int, int, int], int, int], ...]) -> None:
-        self.spots = spots  # (space, surroundings, lowest value - 1, highest value)
-        self._spaces: dict[int, tuple[tuple[str, tuple[int, int, int]], ...]] = {}
+    def __init__(self, by_value: list[list[tuple[str, tuple[int, int, int]]]]) -> None:
+        self.by_value = by_value  # by_value[value]: (space, surroundings) pairs
         self._surroundings: dict[int, frozenset[tuple[int, int, int]]] = {}
 
-    def for_value(self, value: int) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+    def for_value(self, value: int) -> list[tuple[str, tuple[int, int, int]]]:
         """The spaces a worker of this value may take, with their surroundings."""
-        out = self._spaces.get(value)
-        if out is None:
-            out = self._spaces[value] = tuple((space, around) for space, around, below, top in self.spots
-                                              if below < value <= top)
-        return out
+        return self.by_value[value]
 
     def surroundings(self, value: int) -> frozenset[tuple[int, int, int]]:
         """The different surroundings among those spaces (what a power without a settle
-        effect is priced by)."""
+        effect is priced by), worked out the first time a play of that value is priced."""
         out = self._surroundings.get(value)
         if out is None:
-            out = self._surroundings[value] = frozenset(around for _, around in self.for_value(value))
+            out = self._surroundings[value] = frozenset(around for _, around in self.by_value[value])
         return out
 
 
 @lru_cache(maxsize=BOARDS_KEPT)
 def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
-    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
-    one reading of a board serves every play the bot prices."""
+    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested), read in
+    one pass: each open space goes to every value it takes. Kept: one reading of a board
+    serves every play the bot prices."""
     filled = sum(map(BIT.__getitem__, board[0]))  # one bit a tile: the sum is the union (worked in C)
     ripe = sum([BIT[ref] for ref, harvested in fields if not harvested])
-    spots = []
+    by_value: list[list[tuple[str, tuple[int, int, int]]]] = [[] for _ in range(TOP_VALUE + 1)]
     for space, touching, there in board_spaces(board):
         below = WORKERS[there].value if there else 0
         top = touching if touching < TOP_VALUE else TOP_VALUE
         if below < top:
             near = AROUND[space] & filled
-            around = SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe)
-            spots.append((space, around, below, top))
-    return Spots(tuple(spots))
+            spot = (space, SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe))
+            for value in range(below + 1, top + 1):
+                by_value[value].append(spot)
+    return Spots(by_value)
 
 
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})

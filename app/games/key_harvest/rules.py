@@ -561,10 +561,11 @@ def gain_is_settled(g: Game, job: Job) -> bool:
 
 def play_options(g: Game, p: Player) -> list[Option]:
     playable = playable_values(board_key(p))
-    return [PLAY_OPTIONS[w] for w in workers_at_home(g, p) if playable >> WORKERS[w].value & 1]
+    return [PLAY_OPTIONS[w] for w in workers_at_home(g, p) if playable & VALUE_BIT[w]]
 
 
 PLAY_OPTIONS = {w: Option(f"play:{w}", f"Play {worker_text(w)}", "play", f"worker:{w}") for w in WORKERS}
+VALUE_BIT = {w: 1 << worker.value for w, worker in WORKERS.items()}  # a worker's bit in ``playable_values``
 
 
 @lru_cache(maxsize=BOARDS_KEPT)
@@ -1555,8 +1556,7 @@ class TurnListing:
         ids = self.ids.get(OWN_TAKES)
         if ids is None:
             p = self.p
-            ids = self.ids[OWN_TAKES] = [f"take:{p.seat}:{slot}" for slot in range(len(p.store))] \
-                if can_take(self.g, TRANSFER) else []
+            ids = self.ids[OWN_TAKES] = OWN_TAKE_IDS[p.seat][:len(p.store)] if can_take(self.g, TRANSFER) else []
         return ids
 
     def has(self, option_id: str) -> bool:
@@ -1568,6 +1568,7 @@ class TurnListing:
 
 
 OWN_TAKES = "take from one's own store"  # TurnListing's key for ``own_takes``
+OWN_TAKE_IDS = [[f"take:{seat}:{slot}" for slot in range(STORE_SIZE)] for seat in range(len(PLAYER_COLOURS))]
 TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[Option]]]] = {
     "harvest": (HARVEST, lambda g, p: harvest_options(p)), "play": (WORKER, play_options),
     "remove": (WORKER, lambda g, p: remove_options(p)), "take": (TRANSFER, transfer_options),
