@@ -61,6 +61,10 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         return bid_choice(state, p, offered)
     if step == "more":
         return more_choice(state, p, offered, rng)
+    if step == "power":  # the frequent kinds of target read straight from the listing
+        pick = power_step_choice(p, offered)
+        if pick is not None:
+            return pick
     onward: list[str] = []  # the ids but "cancel" (ids are unique), and all of them by kind, in one pass
     kinds: dict[str, list[str]] = {}
     for o in offered:
@@ -151,6 +155,24 @@ def more_choice(g: Game, p: Player, offered: list[Choice], rng: Rng) -> str:
     if len(offered) > 1:
         return "done"
     return rng.choice(["done"])  # nothing else listed: the step's last resort, a draw kept so later draws stay
+
+
+def power_step_choice(p: Player, offered: list[Choice]) -> str | None:
+    """A power's step with settle, reap or renew targets (one kind a step, then "done" for a
+    bell), as ``step_choice`` chooses there, without sorting the ids by kind: the tile that
+    joins most fields (the last id on a tie), or the first field. None for any other kind."""
+    kind = offered[0].kind
+    if kind == "settle":
+        filled, best, most = field_bits(p), "", -1
+        for o in offered:
+            if o.kind == "settle":
+                joined = (AROUND[o.id[7:]] & filled).bit_count()  # "settle:<ref>"
+                if joined > most or joined == most and o.id > best:
+                    best, most = o.id, joined
+        return best
+    if kind == "reap" or kind == "renew":
+        return offered[0].id
+    return None
 
 
 def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]], rng: Rng) -> str:

@@ -1474,7 +1474,12 @@ def place_choices(g: Game, p: Player) -> list[Choice]:
 def power_choices(g: Game, p: Player) -> list[Choice]:
     """``power_options`` as ``Choice``s."""
     job = g.queue[0]
-    out = [Choice(oid, oid.split(":", 1)[0]) for oid, _ in power_targets(g, p, job)]
+    targets = power_targets(g, p, job)
+    if targets:  # of one kind a step (a Carter's: "drop" or "cart")
+        kind = targets[0][0].split(":", 1)[0]
+        out = [Choice(oid, kind) for oid, _ in targets]
+    else:
+        out = []
     if job["optional"]:
         out.append(DONE_CHOICE)
     return out
