@@ -739,44 +739,57 @@ def ceiling(worker_id: str) -> float:
 class Spots:
     """Where workers may stand on one board: for each worker value, the open spaces a worker
     of that value may take (above its worker's, if any, up to the field tiles it touches:
-    ``spaces_for_value``'s test) with their ``surroundings``, in the board's order."""
+    ``spaces_for_value``'s test) with their ``surroundings``, in the board's order. Sorted out
+    the first time a value is asked, for that value and every higher one not yet asked:
+    the bot mostly prices only its dearer workers, and most spaces touch too few fields
+    for them."""
 
-    __slots__ = ("by_value", "_surroundings")
+    __slots__ = ("spaces", "filled", "ripe", "by_value", "lowest", "_surroundings")
 
-    def __init__(self, by_value: list[list[tuple[str, tuple[int, int, int]]]]) -> None:
-        self.by_value = by_value  # by_value[value]: (space, surroundings) pairs
+    def __init__(self, fields: frozenset[tuple[str, bool]], board: BoardKey) -> None:
+        self.spaces = board_spaces(board)
+        self.filled = sum(map(BIT.__getitem__, board[0]))  # one bit a tile: the sum is the union (worked in C)
+        self.ripe = sum([BIT[ref] for ref, harvested in fields if not harvested])
+        # by_value[value]: (space, surroundings) pairs, for the values from ``lowest`` up
+        self.by_value: list[list[tuple[str, tuple[int, int, int]]]] = [[] for _ in range(TOP_VALUE + 1)]
+        self.lowest = TOP_VALUE + 1
         self._surroundings: dict[int, frozenset[tuple[int, int, int]]] = {}
 
     def for_value(self, value: int) -> list[tuple[str, tuple[int, int, int]]]:
         """The spaces a worker of this value may take, with their surroundings."""
+        if value < self.lowest:
+            self._sort_out(value)
         return self.by_value[value]
+
+    def _sort_out(self, value: int) -> None:
+        """Each space to every value from ``value`` up to (not including) ``lowest`` it takes."""
+        filled, ripe, by_value, above = self.filled, self.ripe, self.by_value, self.lowest - 1
+        for space, touching, there in self.spaces:
+            if touching < value:
+                continue
+            below = WORKERS[there].value if there else 0
+            top = touching if touching < above else above
+            if below < top:
+                near = AROUND[space] & filled
+                spot = (space, SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe))
+                for v in range(below + 1 if below >= value else value, top + 1):
+                    by_value[v].append(spot)
+        self.lowest = value
 
     def surroundings(self, value: int) -> frozenset[tuple[int, int, int]]:
         """The different surroundings among those spaces (what a power without a settle
-        effect is priced by), worked out the first time a play of that value is priced."""
+        effect is priced by)."""
         out = self._surroundings.get(value)
         if out is None:
-            out = self._surroundings[value] = frozenset(around for _, around in self.by_value[value])
+            out = self._surroundings[value] = frozenset(around for _, around in self.for_value(value))
         return out
 
 
 @lru_cache(maxsize=BOARDS_KEPT)
 def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
-    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested), read in
-    one pass: each open space goes to every value it takes. Kept: one reading of a board
-    serves every play the bot prices."""
-    filled = sum(map(BIT.__getitem__, board[0]))  # one bit a tile: the sum is the union (worked in C)
-    ripe = sum([BIT[ref] for ref, harvested in fields if not harvested])
-    by_value: list[list[tuple[str, tuple[int, int, int]]]] = [[] for _ in range(TOP_VALUE + 1)]
-    for space, touching, there in board_spaces(board):
-        below = WORKERS[there].value if there else 0
-        top = touching if touching < TOP_VALUE else TOP_VALUE
-        if below < top:
-            near = AROUND[space] & filled
-            spot = (space, SURROUNDINGS.get((near, near & ripe)) or surroundings_of(near, near & ripe))
-            for value in range(below + 1, top + 1):
-                by_value[value].append(spot)
-    return Spots(by_value)
+    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
+    one reading of a board serves every play the bot prices."""
+    return Spots(fields, board)
 
 
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
