@@ -21,7 +21,7 @@ from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, BoardKey, Choice, Game, Player, TurnListing, board_groups, board_key,
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, BoardKey, Choice, Game, Player, TurnListing, board_groups, board_key,
                     board_spaces, listed, listed_turn)
 
 Seat = int
@@ -91,7 +91,7 @@ def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
             return max(buys, key=lambda o: touching(p, tile_of(g, o)))
     registry = turn.of("registry")
     # With the registry to fall back on, only a strong play matters.
-    best_play, worth = best_worker(g, p, turn.of("play"), STRONG if registry else None)
+    best_play, worth = best_worker(g, p, turn, STRONG if registry else None)
     if best_play and worth >= STRONG:
         return best_play
     if registry:  # the tile joining most fields; the first slot on a tie ("registry:<slot>", in slot order)
@@ -666,46 +666,38 @@ def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str,
     return [(t, bid) for t, bid in found if t not in p.workers]
 
 
-def best_worker(g: Game, p: Player, plays: list[str], at_least: float | None = None) -> tuple[str | None, float]:
-    """The play priced highest (its power at its best space, plus a share of its points).
-    With ``at_least``, a play whose ceiling is below that is left out (the caller would
-    not take it anyway), and a board with no other play is not read at all."""
+def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = None) -> tuple[str | None, float]:
+    """The play priced highest (its power at its best space, plus a share of its points), as
+    its option id. Each worker at home is priced on the board's spots for its value; one with
+    none is not playable and left out, as ``play_options`` leaves it out, so the plays need
+    not be listed (``TurnListing.has`` lists them if one is chosen). With ``at_least``, a
+    worker whose ceiling is below that is left out (the caller would not take it anyway), and
+    a board with no other worker is not read at all."""
     best, worth = None, float("-inf")
-    boards: dict[str, float] = {}  # each worker's board part, priced once
-    if at_least is not None:
-        strong = []
-        for o in plays:
-            w = WORKERS[o[5:]]
-            if w.id not in SETTLES:
-                if TOP_PRICE[w.id] < at_least:
-                    continue
-                board = boards[w.id] = board_price(g, p, w.effects) if w.id in BOARD_PRICED else 0.0
-                if CEILING[w.id] + board + POINTS_SHARE * w.value < at_least:
-                    continue
-            strong.append(o)
-        plays = strong
-        if not plays:
-            return best, worth
-    spots = board_spots(frozenset(p.fields.items()), board_key(p))
-    tiles: dict[tuple[str, ...], list[tuple[str, float]]] = {}
-    takeable: set[str] | None = None
-    for o in plays:
-        w = WORKERS[o[5:]]
-        if w.id in SETTLES:
-            if takeable is None:
-                takeable = {t for t, _ in settle_bids(g, p, SOURCES)}
-            here = settle_best(g, p, w.id, spots.for_value(w.value), takeable, tiles)
-        else:  # spaces with the same surroundings price the same
-            here = best_space_price(w.id, spots.surroundings(w.value))
-        if here is None:
+    spots = tiles = takeable = None
+    for worker_id in turn.at_home():
+        settles = worker_id in SETTLES
+        if at_least is not None and not settles and TOP_PRICE[worker_id] < at_least:
             continue
-        board = boards.get(w.id)
-        if board is None:
-            board = board_price(g, p, w.effects) if w.id in BOARD_PRICED else 0.0
+        w = WORKERS[worker_id]
+        if spots is None:
+            spots = board_spots(frozenset(p.fields.items()), board_key(p))
+        spaces = spots.for_value(w.value)
+        if not spaces:  # no space for its value: not playable
+            continue
+        board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0
+        if settles:
+            if takeable is None:
+                takeable, tiles = {t for t, _ in settle_bids(g, p, SOURCES)}, {}
+            here = settle_best(g, p, worker_id, spaces, takeable, tiles)
+        elif at_least is not None and CEILING[worker_id] + board + POINTS_SHARE * w.value < at_least:
+            continue
+        else:  # spaces with the same surroundings price the same
+            here = best_space_price(worker_id, spots.surroundings(w.value))
         here += board + POINTS_SHARE * w.value
         if here > worth:
-            best, worth = o, here
-    return best, worth
+            best, worth = worker_id, here
+    return (PLAY_OPTIONS[best].id if best else None), worth
 
 
 def settle_best(g: Game, p: Player, worker_id: str, spaces: list[tuple[str, tuple[int, int, int]]],

@@ -1564,12 +1564,26 @@ class TurnListing:
             ids = self.ids[OWN_TAKES] = OWN_TAKE_IDS[p.seat][:len(p.store)] if can_take(self.g, TRANSFER) else []
         return ids
 
+    def at_home(self) -> list[str]:
+        """The workers a "play" option could name: the seat's workers at home, while this turn
+        may still play one (``play_options`` keeps those whose value has a space)."""
+        return workers_at_home(self.g, self.p) if can_take(self.g, WORKER) else []
+
     def has(self, option_id: str) -> bool:
+        """Whether the option is legal now: a kind not worked out yet (a play the bot priced
+        from ``at_home``) is worked out here, still cheaper than the whole list."""
         kind = option_id.split(":", 1)[0]
-        ids = self.ids.get(kind)
-        if ids is not None and option_id in ids:
+        if kind == "take" and option_id in self.ids.get(OWN_TAKES, ()):
             return True
-        return kind == "take" and option_id in self.ids.get(OWN_TAKES, ())
+        ids = self.ids.get(kind)
+        if ids is None:
+            if kind == "play":  # ``play_options``' test for one worker: at home, and a space takes its value
+                worker_id = option_id[5:]
+                return worker_id in self.at_home() and bool(
+                    spaces_for_value(board_key(self.p), WORKERS[worker_id].value, True))  # listed next, at its space
+            if kind in TURN_KINDS:
+                ids = self.of(kind)
+        return ids is not None and option_id in ids
 
 
 OWN_TAKES = "take from one's own store"  # TurnListing's key for ``own_takes``

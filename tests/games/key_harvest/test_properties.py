@@ -258,3 +258,42 @@ def test_the_bot_s_light_listing_of_a_step_matches_its_options(players):
                     assert kh.rules.power_in_reach(g, p, job) == bool(kh.rules.power_targets(g, p, job))
             g = kh.apply(g, seat, bot.choose(g, seat, rng))
     assert light > 100 and reached > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bot_s_pricing_of_plays_matches_pricing_every_listed_play_on_every_space(players):
+    """``bot.best_worker`` prices the workers at home on the board's spots, leaving out those
+    with no space (not listed) and, with a floor, those that cannot reach it; ``TurnListing.has``
+    answers for a play without the plays listed. Both against the plain way at every turn of
+    seeded games: every listed play priced on every space it may take (``power_worth``)."""
+    turns = strong = 0
+    for seed in range(6):
+        g, rng = kh.setup(players, {}, seed), Rng(seed)
+        while kh.result(g) is None:
+            seat = min(kh.to_act(g))
+            turn = kh.rules.listed_turn(g, seat)
+            kh.rules._LISTED.last = None
+            if turn is not None:
+                turns += 1
+                p = g.players[seat]
+                plays = [o.id for o in kh.options(g, seat) if o.kind == "play"]
+                for worker_id in kh.rules.WORKERS:
+                    assert turn.has(f"play:{worker_id}") == (f"play:{worker_id}" in plays), worker_id
+                assert not turn.has("play:nobody") and not turn.has("play")
+                best, worth = None, float("-inf")
+                for o in plays:
+                    w = kh.rules.WORKERS[o[5:]]
+                    here = max(bot.power_worth(g, p, w.id, ref) for ref in kh.rules.worker_spaces(p, w.id))
+                    here += bot.POINTS_SHARE * w.value
+                    if here > worth:
+                        best, worth = o, here
+                assert bot.best_worker(g, p, kh.rules.listed_turn(g, seat)) == (best, worth)
+                floored = bot.best_worker(g, p, kh.rules.listed_turn(g, seat), bot.STRONG)
+                if worth >= bot.STRONG:
+                    strong += 1
+                    assert floored == (best, worth)
+                else:
+                    assert floored[1] < bot.STRONG
+                kh.rules._LISTED.last = None
+            g = kh.apply(g, seat, bot.choose(g, seat, rng))
+    assert turns > 100 and strong > 10
