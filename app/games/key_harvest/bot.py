@@ -22,7 +22,7 @@ from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
 from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, BoardKey, Choice, Game, Player, TurnListing, board_groups, board_key,
-                    board_spaces, listed, listed_turn)
+                    board_spaces, listed, listed_bid, listed_turn)
 
 Seat = int
 
@@ -52,13 +52,13 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
     turn = listed_turn(state, seat)
     if turn is not None:  # the turn itself: its options worked out kind by kind, as asked
         return turn_choice(state, state.players[seat], turn, rng)
+    if listed_bid(state, seat) is not None:  # a bid: read from the bid itself, not listed
+        return bid_choice(state, state.players[seat])
     offered = listed(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
     step = state.queue[0]["do"]  # a seat with something to choose off its turn has a step first in the queue
-    if step == "bid":
-        return bid_choice(state, p, offered)
     if step == "more":
         return more_choice(state, p, offered, rng)
     if step == "power":  # the frequent kinds of target read straight from the listing
@@ -122,23 +122,24 @@ def ripe_by_group(fields: frozenset[tuple[str, bool]]) -> dict[str, int]:
     return {grp[0]: sum(not harvested[r] for r in grp) for grp in board_groups(frozenset(harvested))}
 
 
-def bid_choice(g: Game, p: Player, offered: list[Option] | list[Choice]) -> str:
+def bid_choice(g: Game, p: Player) -> str:
     """Bid one counter of the most plentiful crop (the first in crop order on a tie); two
-    when it has plenty."""
-    bid = g.queue[0]["bid"]
-    confirm = best = None
-    most = 0
-    for o in offered:  # adds in crop order, then confirm (once a counter is in), then cancel
-        if o.kind == "add":
-            crop = o.id[4:]  # "add:<crop>"
-            left = p.counters[crop] - bid.get(crop, 0)
-            if left > most:
-                best, most = o.id, left
-        elif o.kind == "confirm":
-            confirm = o.id
-    if confirm and (sum(bid.values()) >= 2 or sum(p.counters.values()) < 6):
-        return confirm
-    return best or confirm or offered[0].id
+    when it has plenty. (The options, as ``rules.bid_options`` lists them: a counter of each
+    crop with one left behind the screen, in crop order; "confirm" once a counter is in.)"""
+    bid, counters = g.queue[0]["bid"], p.counters
+    best, most = None, 0
+    for crop in CROPS:
+        left = counters[crop] - bid.get(crop, 0)
+        if left > most:
+            best, most = crop, left
+    if bid and (sum(bid.values()) >= 2 or sum(counters.values()) < 6):
+        return "confirm"
+    if best:
+        return ADD_IDS[best]
+    return "confirm" if bid else "cancel"
+
+
+ADD_IDS = {c: f"add:{c}" for c in CROPS}
 
 
 def more_choice(g: Game, p: Player, offered: list[Choice], rng: Rng) -> str:

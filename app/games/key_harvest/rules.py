@@ -1433,7 +1433,7 @@ class _Listed(threading.local):
     read here directly: a choice found in the kept list needs no other check, since a game
     that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
 
-    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing] | None = None
+    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing] | None = None
 
 
 _LISTED = _Listed()
@@ -1594,6 +1594,43 @@ TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[Option]]]] = {
     "registry": (REGISTRY, registry_options)}
 
 
+class BidListing:
+    """A bid's options for the bot, not listed but read from the bid when asked (a bid is one
+    decision a counter: a third of all decisions): a counter of any crop the seat still has
+    behind its screen, "confirm" once a counter is in, "cancel" (``bid_options``' rule).
+    ``apply`` checks the choice with ``has``."""
+
+    __slots__ = ("bid", "counters")
+
+    def __init__(self, g: Game, p: Player) -> None:
+        self.bid: dict[Crop, int] = g.queue[0]["bid"]
+        self.counters = p.counters
+
+    def has(self, option_id: str) -> bool:
+        if option_id == "confirm":
+            return bool(self.bid)
+        if option_id == "cancel":
+            return True
+        crop = ADD_CROPS.get(option_id)
+        return crop is not None and self.counters[crop] - self.bid.get(crop, 0) > 0
+
+
+ADD_CROPS = {f"add:{c}": c for c in CROPS}  # an "add" option's crop, by its id
+
+
+def listed_bid(g: Game, seat: Seat) -> BidListing | None:
+    """``listed`` for the seat making a bid (a bid first in the queue): its options read from
+    the bid when asked; None at any other moment."""
+    if g.phase == OVER or not g.queue:
+        return None
+    job = g.queue[0]
+    if job["do"] != "bid" or job["seat"] != seat:
+        return None
+    out = BidListing(g, g.players[seat])
+    _LISTED.last = (g, seat, out)
+    return out
+
+
 def listed_turn(g: Game, seat: Seat) -> TurnListing | None:
     """``listed`` for the turn player at the turn itself (nothing queued): its options kind by
     kind, as asked; None at any other moment."""
@@ -1609,15 +1646,14 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     last, _LISTED.last = _LISTED.last, None
     if last is not None and last[0] is g and last[1] == seat and isinstance(seat, int):
         kept = last[2]
-        if type(kept) is TurnListing:
-            if not kept.has(option_id):
-                check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-        else:
+        if type(kept) is list:
             for o in kept:
                 if o.id == option_id:
                     break
             else:
                 check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
+        elif not kept.has(option_id):  # a TurnListing or a BidListing
+            check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     kind = option_id.split(":", 1)[0]

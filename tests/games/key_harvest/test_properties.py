@@ -297,3 +297,27 @@ def test_the_bot_s_pricing_of_plays_matches_pricing_every_listed_play_on_every_s
                 kh.rules._LISTED.last = None
             g = kh.apply(g, seat, bot.choose(g, seat, rng))
     assert turns > 100 and strong > 10
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_bid_read_from_the_bid_answers_as_its_options(players):
+    """``rules.BidListing`` (the bot's bid, its options read from the bid when asked) accepts
+    exactly the ids ``options`` lists, at every bid step of seeded bot and random games."""
+    bids = 0
+    for seed in range(8):
+        g, rng, pick = kh.setup(players, {}, seed), Rng(seed), random.Random(seed)
+        while kh.result(g) is None:
+            seat = min(kh.to_act(g))
+            bidding = kh.rules.listed_bid(g, seat)
+            kh.rules._LISTED.last = None
+            offered = [o.id for o in kh.options(g, seat)]
+            if bidding is None:
+                assert not (g.queue and g.queue[0]["do"] == "bid" and offered)
+            else:
+                bids += 1
+                asked = [*kh.rules.ADD_CROPS, "confirm", "cancel", "add:", "add:oats", "end", "registry:0"]
+                assert [i for i in asked if bidding.has(i)] == [i for i in asked if i in offered]
+                assert set(offered) <= set(asked)
+            choice = bot.choose(g, seat, rng) if seed % 2 else pick.choice(offered)
+            g = kh.apply(g, seat, choice)
+    assert bids > 100
