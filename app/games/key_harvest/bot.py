@@ -641,9 +641,7 @@ def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
     first, with their price: 2, 0.5 for each field it joins, and a store tile's bid."""
     if cache is not None and sources in cache:
         return cache[sources]
-    filled = 0  # the board's field tiles as bits: a tile's fields joined are its neighbours among them
-    for ref in p.fields:
-        filled |= BIT[ref]
+    filled = field_bits(p)  # a tile's fields joined are its neighbours among them
     priced = [(t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + bid) for t, bid in settle_bids(g, p, sources)]
     priced.sort(key=PRICE_OF, reverse=True)  # dearest first; equal prices keep their order
     if cache is not None:
@@ -689,7 +687,8 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
         board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0
         if settles:
             if takeable is None:
-                takeable, tiles = {t for t, _ in settle_bids(g, p, SOURCES)}, {}
+                tiles = {}  # each settle effect's tiles, priced once (``settle_prices``)
+                takeable = {t for t, _ in settle_prices(g, p, SOURCES, tiles)}
             here = settle_best(g, p, worker_id, spaces, takeable, tiles)
         elif at_least is not None and CEILING[worker_id] + board + POINTS_SHARE * w.value < at_least:
             continue

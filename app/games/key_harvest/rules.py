@@ -1088,7 +1088,8 @@ def choose_confirm(g: Game, p: Player, option_id: str) -> None:
     refilled at once; then a second tile may follow."""
     job = g.queue.pop(0)
     slot = job["slot"]
-    bid = {c: job["bid"][c] for c in CROPS if c in job["bid"]}  # in crop order
+    placed = job["bid"]
+    bid = placed.copy() if len(placed) == 1 else {c: placed[c] for c in CROPS if c in placed}  # in crop order
     for c, n in bid.items():
         p.counters[c] -= n
     ref = g.registry[slot]
