@@ -687,8 +687,7 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
         board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0
         if settles:
             if takeable is None:
-                tiles = {}  # each settle effect's tiles, priced once (``settle_prices``)
-                takeable = {t for t, _ in settle_prices(g, p, SOURCES, tiles)}
+                takeable, tiles = {t for t, _ in settle_bids(g, p, SOURCES)}, {}
             here = settle_best(g, p, worker_id, spaces, takeable, tiles)
         elif at_least is not None and CEILING[worker_id] + board + POINTS_SHARE * w.value < at_least:
             continue
