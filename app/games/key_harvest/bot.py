@@ -151,7 +151,7 @@ def more_choice(g: Game, p: Player, offered: list[Choice], rng: Rng) -> str:
         if o.kind == "take":
             if o.id.startswith(mine):
                 return o.id
-        elif o.kind == "registry" and touching(p, tile_of(g, o.id)):
+        elif o.kind == "registry" and p.fields.keys() & NEAR[g.registry[int(o.id[9:])]]:  # "registry:<slot>"
             return o.id
     if len(offered) > 1:
         return "done"
@@ -176,6 +176,22 @@ def power_step_choice(p: Player, offered: list[Choice]) -> str | None:
     return None
 
 
+def space_choice(g: Game, p: Player, spaces: list[str]) -> str:
+    """The space where the worker's power does most (``power_worth``), then where it touches
+    most fields, then the last id: the largest of those keys, each space priced once."""
+    worker = g.queue[0]["worker"]
+    effects = WORKERS[worker].effects
+    board, tiles = board_price(g, p, effects), {}
+    best, most = "", None
+    for o in spaces:
+        space = o[6:]  # "space:<ref>"
+        around = surroundings(p.fields, space)  # its first: the fields it touches
+        key = (space_price(worker, around) + board + settle_price(g, p, effects, space, tiles), around[0], o)
+        if most is None or key > most:
+            best, most = o, key
+    return best
+
+
 def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str]], rng: Rng) -> str:
     """Inside a step: the fewest-held crop when taking counters; the first target of a
     power or event; a space where the worker touches most fields; a second tile when it
@@ -185,10 +201,7 @@ def step_choice(g: Game, p: Player, onward: list[str], kinds: dict[str, list[str
         return min(gains, key=lambda o: (p.counters[o[5:]], CROPS.index(o[5:])))
     spaces = kinds.get("space")
     if spaces:
-        worker, tiles = g.queue[0]["worker"], {}
-        board = board_price(g, p, WORKERS[worker].effects)
-        return max(spaces, key=lambda o: (power_worth(g, p, worker, o[6:], tiles, board),  # "space:<ref>"
-                                          touching(p, o[6:]), o))
+        return space_choice(g, p, spaces)
     power = power_choice(g, p, onward, kinds)
     if power:
         return power
