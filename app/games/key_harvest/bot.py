@@ -20,7 +20,7 @@ from typing import Any
 from app.games.protocol import Option
 from app.games.rng import Rng
 
-from .content import CROPS, FIELDS, NEIGHBOURS, SOURCES, STORE_SIZE, WORKERS, Effect
+from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS, Effect
 from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, BoardKey, Choice, Game, Player, TurnListing, board_groups, board_key,
                     board_spaces, listed, listed_bid, listed_turn)
 
@@ -678,6 +678,13 @@ def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str,
     return [(t, bid) for t, bid in found if t not in p.workers]
 
 
+def takeable_tiles(g: Game, p: Player) -> set[str]:
+    """The tiles of ``settle_bids`` from every source, as a set."""
+    tiles = {*g.fallow, *g.registry, *(e["tile"] for q in g.players if q is not p for e in q.store)}
+    tiles.discard(None)  # an empty registry space
+    return tiles.difference(p.workers)
+
+
 def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = None) -> tuple[str | None, float]:
     """The play priced highest (its power at its best space, plus a share of its points), as
     its option id. Each worker at home is priced on the board's spots for its value; one with
@@ -700,7 +707,7 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
         board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0
         if settles:
             if takeable is None:
-                takeable, tiles = {t for t, _ in settle_bids(g, p, SOURCES)}, {}
+                takeable, tiles = takeable_tiles(g, p), {}
             here = settle_best(g, p, worker_id, spaces, takeable, tiles)
         elif at_least is not None and CEILING[worker_id] + board + POINTS_SHARE * w.value < at_least:
             continue
