@@ -1512,7 +1512,7 @@ def more_choices(g: Game, p: Player) -> list[Choice]:
     return out
 
 
-REGISTRY_CHOICES = [Choice(f"registry:{slot}", "registry") for slot in range(REGISTRY_SPACES)]
+REGISTRY_CHOICES = [Choice(f"registry:{slot}", "registry") for slot in range(REGISTRY_SPACES)]  # ids as REGISTRY_IDS
 
 
 def bid_choices(g: Game, p: Player) -> list[Choice]:
@@ -1553,7 +1553,7 @@ class TurnListing:
         if ids is None:
             g, p = self.g, self.p
             action, listing = TURN_KINDS[kind]
-            ids = self.ids[kind] = [o.id for o in listing(g, p)] if can_take(g, action) else []
+            ids = self.ids[kind] = listing(g, p) if can_take(g, action) else []
         return ids
 
     def own_takes(self) -> list[str]:
@@ -1562,7 +1562,7 @@ class TurnListing:
         ids = self.ids.get(OWN_TAKES)
         if ids is None:
             p = self.p
-            ids = self.ids[OWN_TAKES] = OWN_TAKE_IDS[p.seat][:len(p.store)] if can_take(self.g, TRANSFER) else []
+            ids = self.ids[OWN_TAKES] = TAKE_IDS[p.seat][:len(p.store)] if can_take(self.g, TRANSFER) else []
         return ids
 
     def at_home(self) -> list[str]:
@@ -1588,11 +1588,17 @@ class TurnListing:
 
 
 OWN_TAKES = "take from one's own store"  # TurnListing's key for ``own_takes``
-OWN_TAKE_IDS = [[f"take:{seat}:{slot}" for slot in range(STORE_SIZE)] for seat in range(len(PLAYER_COLOURS))]
-TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[Option]]]] = {
-    "harvest": (HARVEST, lambda g, p: harvest_options(p)), "play": (WORKER, play_options),
-    "remove": (WORKER, lambda g, p: remove_options(p)), "take": (TRANSFER, transfer_options),
-    "registry": (REGISTRY, registry_options)}
+TAKE_IDS = [[f"take:{owner}:{slot}" for slot in range(STORE_SIZE)] for owner in range(len(PLAYER_COLOURS))]
+REGISTRY_IDS = [f"registry:{slot}" for slot in range(REGISTRY_SPACES)]
+# Each kind's option ids, as the listing ``turn_options`` adds for it gives them (the stores'
+# and the registry's without their words).
+TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[str]]]] = {
+    "harvest": (HARVEST, lambda g, p: [o.id for o in harvest_options(p)]),
+    "play": (WORKER, lambda g, p: [o.id for o in play_options(g, p)]),
+    "remove": (WORKER, lambda g, p: [o.id for o in remove_options(p)]),
+    "take": (TRANSFER, lambda g, p: [TAKE_IDS[owner][slot] for owner, slot, _ in transferable(g, p)]),
+    "registry": (REGISTRY, lambda g, p: [REGISTRY_IDS[slot] for slot, ref in enumerate(g.registry) if ref]
+                 if can_bid(p) else [])}
 
 
 class BidListing:
