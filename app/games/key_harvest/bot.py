@@ -695,8 +695,7 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
     best, worth = None, float("-inf")
     spots = tiles = takeable = None
     for worker_id in turn.at_home():
-        settles = worker_id in SETTLES
-        if at_least is not None and not settles and TOP_PRICE[worker_id] < at_least:
+        if at_least is not None and TOP_PRICE[worker_id] < at_least:
             continue
         w = WORKERS[worker_id]
         if spots is None:
@@ -705,7 +704,7 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
         if not spaces:  # no space for its value: not playable
             continue
         board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0
-        if settles:
+        if worker_id in SETTLES:
             if takeable is None:
                 takeable, tiles = takeable_tiles(g, p), {}
             here = settle_best(g, p, worker_id, spaces, takeable, tiles)
@@ -807,11 +806,11 @@ WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
 TOP_VALUE = max(WORKER_VALUES)
 CEILING = {w: ceiling(w) for w in WORKERS}
 # The most a play can be priced at on any board (``board_price`` at its most: a gain's whole
-# amount, a cart's 1.5; a swap's is left unbounded; a settle worker is kept whatever this says):
-# a play below ``at_least`` even so is left out without reading the game.
+# amount, a cart's 1.5; a swap's and a settle's tiles are left unbounded): a play below
+# ``at_least`` even so is left out without reading the game.
 TOP_PRICE = {w.id: CEILING[w.id] + POINTS_SHARE * w.value + sum(
-    e.amount if e.kind == "gain" else 1.5 if e.kind == "cart" else float("inf") if e.kind == "swap" else 0.0
-    for e in w.effects) for w in WORKERS.values()}
+    e.amount if e.kind == "gain" else 1.5 if e.kind == "cart" else float("inf") if e.kind in ("swap", "settle")
+    else 0.0 for e in w.effects) for w in WORKERS.values()}
 assert WORKER_VALUES == list(range(1, TOP_VALUE + 1))  # every value from 1 up has its cases
 
 
