@@ -487,20 +487,20 @@ def choose_harvest(g: Game, p: Player, option_id: str) -> None:
     """Every unharvested field of the chosen group turns over; one counter of its crop each
     (any counter when that crop has run out)."""
     first = option_id.removeprefix("harvest:")
-    grp = next(grp for grp in groups(p) if grp[0] == first)
+    grp = next(grp for grp in board_groups(frozenset(p.fields)) if grp[0] == first)
     use_action(g, HARVEST)
     harvest_fields(g, p, [r for r in grp if not p.fields[r]], "harvest")
 
 
 def harvest_fields(g: Game, p: Player, refs: list[Ref], why: str) -> None:
-    got: Counter[Crop] = Counter()
+    got: dict[Crop, int] = {}  # counters taken, by crop
     short = 0
     for ref in refs:
         p.fields[ref] = True
         crop = FIELDS[ref].crop
         if g.supply[crop] > 0:
             hand_over(g, p, crop)
-            got[crop] += 1
+            got[crop] = got.get(crop, 0) + 1
         else:
             short += 1
     text = f"{seat_ref(p.seat)} harvests {', '.join(refs)} and takes {counters_text(got)}"
