@@ -65,6 +65,10 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         pick = power_step_choice(p, offered)
         if pick is not None:
             return pick
+    elif step == "place":  # spaces first, then "cancel" or "home"
+        spaces = [o.id for o in offered if o.kind == "space"]
+        if spaces:
+            return space_choice(state, p, spaces)
     onward: list[str] = []  # the ids but "cancel" (ids are unique), and all of them by kind, in one pass
     kinds: dict[str, list[str]] = {}
     for o in offered:
