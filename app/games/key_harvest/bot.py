@@ -49,10 +49,11 @@ def tile_of(g: Game, option_id: str) -> str:
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
     """One option id for the seat, drawn from ``rng``."""
-    turn = listed_turn(state, seat)
-    if turn is not None:  # the turn itself: its options worked out kind by kind, as asked
-        return turn_choice(state, state.players[seat], turn, rng)
-    if listed_bid(state, seat) is not None:  # a bid: read from the bid itself, not listed
+    if not state.queue:  # the turn itself: its options worked out kind by kind, as asked
+        turn = listed_turn(state, seat)
+        if turn is not None:
+            return turn_choice(state, state.players[seat], turn, rng)
+    elif state.queue[0]["do"] == "bid" and listed_bid(state, seat) is not None:  # read from the bid, not listed
         return bid_choice(state, state.players[seat])
     offered = listed(state, seat)
     if not offered:
