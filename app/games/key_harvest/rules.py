@@ -1467,7 +1467,7 @@ def place_choices(g: Game, p: Player) -> list[Choice]:
     """``place_options`` as ``Choice``s."""
     job = g.queue[0]
     replacing = job["why"] == "play"
-    out = [Choice(f"space:{ref}", "space") for ref in worker_spaces(p, job["worker"], replace=replacing)]
+    out = [SPACE_CHOICES[ref] for ref in worker_spaces(p, job["worker"], replace=replacing)]
     out.append(CANCEL_CHOICE if replacing else HOME_CHOICE)
     return out
 
@@ -1476,11 +1476,7 @@ def power_choices(g: Game, p: Player) -> list[Choice]:
     """``power_options`` as ``Choice``s."""
     job = g.queue[0]
     targets = power_targets(g, p, job)
-    if targets:  # of one kind a step (a Carter's: "drop" or "cart")
-        kind = targets[0][0].split(":", 1)[0]
-        out = [Choice(oid, kind) for oid, _ in targets]
-    else:
-        out = []
+    out = [TARGET_CHOICES[oid] for oid, _ in targets]
     if job["optional"]:
         out.append(DONE_CHOICE)
     return out
@@ -1488,13 +1484,13 @@ def power_choices(g: Game, p: Player) -> list[Choice]:
 
 def gain_choices(g: Game, p: Player) -> list[Choice]:
     """``gain_options`` as ``Choice``s."""
-    return [Choice(f"gain:{c}", "gain") for c in gain_crops(g, g.queue[0])]
+    return [TARGET_CHOICES[f"gain:{c}"] for c in gain_crops(g, g.queue[0])]
 
 
 def event_choices(g: Game, p: Player) -> list[Choice]:
     """``event_options`` as ``Choice``s."""
     kind = g.queue[0]["do"]
-    out = [Choice(f"{kind}:{t}", kind) for t in event_targets(g, p, kind)]
+    out = [TARGET_CHOICES[f"{kind}:{t}"] for t in event_targets(g, p, kind)]
     if kind != "hail":
         out.append(DONE_CHOICE)
     return out
@@ -1503,7 +1499,7 @@ def event_choices(g: Game, p: Player) -> list[Choice]:
 def more_choices(g: Game, p: Player) -> list[Choice]:
     """``more_options`` as ``Choice``s (a transfer's words name the tile and its bid)."""
     if g.queue[0]["action"] == TRANSFER:
-        out = [Choice(f"take:{owner}:{slot}", "take") for owner, slot, _ in transferable(g, p)]
+        out = [TAKE_CHOICES[owner][slot] for owner, slot, _ in transferable(g, p)]
     elif can_bid(p):
         out = [REGISTRY_CHOICES[slot] for slot, ref in enumerate(g.registry) if ref]
     else:
@@ -1529,6 +1525,15 @@ def bid_choices(g: Game, p: Player) -> list[Choice]:
 CANCEL_CHOICE, HOME_CHOICE, DONE_CHOICE = Choice("cancel", "cancel"), Choice("home", "home"), Choice("done", "done")
 CONFIRM_CHOICE = Choice("confirm", "confirm")
 ADD_CHOICES = {c: Choice(f"add:{c}", "add") for c in CROPS}
+# Every other step's choices, made once: a space for a worker, a seat's store slot, and each
+# target of a power or an event by its id ("<kind>:<crop, tile or seat>").
+SPACE_CHOICES = {ref: Choice(f"space:{ref}", "space") for ref in NEIGHBOURS}
+TAKE_CHOICES = [[Choice(f"take:{owner}:{slot}", "take") for slot in range(STORE_SIZE)]
+                for owner in range(len(PLAYER_COLOURS))]
+TARGET_CHOICES = {f"{kind}:{thing}": Choice(f"{kind}:{thing}", kind) for kind, things in (
+    ("gain", CROPS), *((kind, FIELDS) for kind in ("reap", "renew", "clear", "settle", "drop", "cart", "resettle",
+                                                  "hail", "bloom")),
+    ("swap", range(len(PLAYER_COLOURS)))) for thing in things}
 STEP_CHOICES: dict[str, Callable[[Game, Player], list[Choice]]] = {
     "place": place_choices, "power": power_choices, "gain": gain_choices, "resettle": event_choices,
     "hail": event_choices, "bloom": event_choices, "bid": bid_choices, "more": more_choices}
