@@ -674,13 +674,22 @@ def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str,
     """``rules.settle_sources``'s tiles with the counters each brings (a tile taken from
     another player's store brings its bid), read straight from the game."""
     found: list[tuple[str, float]] = []
+    workers = p.workers  # a tile whose space holds one of the seat's workers cannot come
     if "fallow" in sources:
-        found += [(t, 0.0) for t in g.fallow]
+        for t in g.fallow:
+            if t not in workers:
+                found.append((t, 0.0))
     if "registry" in sources:
-        found += [(t, 0.0) for t in g.registry if t]
+        for t in g.registry:
+            if t and t not in workers:
+                found.append((t, 0.0))
     if "store" in sources:
-        found += [(e["tile"], float(sum(e["bid"].values()))) for q in g.players if q is not p for e in q.store]
-    return [(t, bid) for t, bid in found if t not in p.workers]
+        for q in g.players:
+            if q is not p:
+                for e in q.store:
+                    if e["tile"] not in workers:
+                        found.append((e["tile"], float(sum(e["bid"].values()))))
+    return found
 
 
 def takeable_tiles(g: Game, p: Player) -> set[str]:
@@ -705,7 +714,8 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
         w = WORKERS[worker_id]
         if spots is None:
             spots = board_spots(frozenset(p.fields.items()), board_key(p))
-        spaces = spots.for_value(w.value)
+        value = w.value
+        spaces = spots.by_value[value] if value >= spots.lowest else spots.for_value(value)  # sorted out already?
         if not spaces:  # no space for its value: not playable
             continue
         board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0

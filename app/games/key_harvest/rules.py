@@ -109,8 +109,9 @@ class Game:
 
 # --- Small words ---
 
-def seat_ref(seat: Seat) -> str:
-    return f"{{seat{seat}}}"
+# A seat in a log line, "{seat0}" (the table puts the player's name there); a table's lookup,
+# as log lines name seats often.
+seat_ref: Callable[[Seat], str] = [f"{{seat{seat}}}" for seat in range(len(PLAYER_COLOURS))].__getitem__
 
 
 def seat_label(seat: Seat) -> str:
@@ -143,11 +144,8 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def tile_text(ref: Ref) -> str:
-    return TILE_TEXTS[ref]
-
-
 TILE_TEXTS = {ref: f"{ref} ({CROP_KINDS[tile.crop].name})" for ref, tile in FIELDS.items()}
+tile_text: Callable[[Ref], str] = TILE_TEXTS.__getitem__  # "A1 (wheat)": a field tile in words
 
 
 def worker_text(worker_id: str) -> str:
