@@ -17,12 +17,11 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from app.games.protocol import Option
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, BoardKey, Choice, Game, Player, TurnListing, board_groups, board_key,
-                    board_spaces, listed, listed_bid, listed_turn)
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, BoardKey, Choice, Game, Player, TurnListing,
+                    board_groups, board_key, board_spaces, listed, listed_bid, listed_turn)
 
 Seat = int
 

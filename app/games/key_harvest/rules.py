@@ -1473,8 +1473,7 @@ def place_choices(g: Game, p: Player) -> list[Choice]:
 def power_choices(g: Game, p: Player) -> list[Choice]:
     """``power_options`` as ``Choice``s."""
     job = g.queue[0]
-    targets = power_targets(g, p, job)
-    out = [TARGET_CHOICES[oid] for oid, _ in targets]
+    out = [TARGET_CHOICES[oid] for oid, _ in power_targets(g, p, job)]
     if job["optional"]:
         out.append(DONE_CHOICE)
     return out
