@@ -1666,10 +1666,10 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     kind = option_id.split(":", 1)[0]
-    if kind in QUEUE_ONLY:  # a third of all choices: a game copied but for its queue
+    if kind in QUEUE_ONLY or kind == "done" and only_a_second_tile_declined(g):  # a game copied but for its queue
         g = queue_step_copy(g, kind == "add")
         CHOICES[kind](g, g.players[seat], option_id)
-        return g  # the step now first in the queue waits for a seat: nothing runs by itself
+        return g  # the step now first in the queue (or the turn) waits for a seat: nothing runs by itself
     g = next_game(g)
     CHOICES[kind](g, g.players[seat] if kind in LEAVES_PLAYERS else changing(g, seat), option_id)
     run_queue(g)
@@ -1681,6 +1681,13 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 # seat: a counter added to a bid (the bid waits for more or "confirm"), a registry tile chosen
 # (its bid comes first), a worker chosen to play (its space comes first). They write no log.
 QUEUE_ONLY = frozenset({"add", "registry", "play"})
+
+
+def only_a_second_tile_declined(g: Game) -> bool:
+    """Whether "done" now only ends a second tile's step (no log line) with the turn going on
+    and nothing else queued: like a choice in QUEUE_ONLY it changes only the queue, and the
+    turn player chooses next (``run_queue`` would do nothing)."""
+    return len(g.queue) == 1 and g.queue[0]["do"] == "more" and len(g.used) < ACTIONS_PER_TURN
 
 
 def queue_step_copy(g: Game, bid_changes: bool) -> Game:
