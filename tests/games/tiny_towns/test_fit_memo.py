@@ -261,6 +261,26 @@ def test_apply_never_changes_the_game_it_was_given(players, options, seed):
     assert tt.result(g) is not None
 
 
+@pytest.mark.parametrize("players, options, seed", [
+    (1, {"monuments": True}, 3),  # solo: the deck and the face-up cards change every round
+    (3, {"monuments": False, "town_hall": True, "cavern": True}, 4),  # Town Hall reshuffles
+    (6, {"monuments": True}, 1),
+])
+def test_no_later_step_changes_an_earlier_game(players, options, seed):
+    """A game shares with its copies every list the rules replace whole (the players'
+    ``REPLACED_WHOLE``, the cards' and the placements' lists) and the players a step does
+    not change: through a whole game, every game met stays as it was when it was made."""
+    playout = bot_playout("tiny-towns", players, seed, options)
+    g = tt.setup(playout.players, playout.options, seed)
+    kept = [(g, tt.dump(g))]
+    for seat, option in playout.actions:
+        g = tt.apply(g, seat, option)
+        kept.append((g, tt.dump(g)))
+    assert tt.result(g) is not None
+    changed = [step for step, (game, dumped) in enumerate(kept) if tt.dump(game) != dumped]
+    assert changed == []
+
+
 def cards_a_placed_cube_may_complete(code, square):
     """What ``FitMemo.moved_to`` reads from the placed-cube tables (``_placed_cube_layouts``)
     after a cube (or a wild square) on ``square``: the cards it may now complete, in
