@@ -422,7 +422,8 @@ _PLACE_LABELS = {r: f"Place {r} on {{}}" for r in RESOURCES}  # made once: asked
 
 def place_options(p: Player, label: str) -> list[Option]:
     """``place:r,c`` for every empty square of the player's town."""
-    return list(map(_place_option_per_square(label).__getitem__, empty_squares(p.town.held_squares())))
+    by_square = _place_option_per_square(label)
+    return [by_square[n] for n in empty_squares(p.town.held_squares())]
 
 
 @lru_cache(maxsize=256)
@@ -444,8 +445,8 @@ DONE = Option("done", "Done building", "done")
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
     town, opts = p.town, []
-    if not (g.options.get("cavern") or has_built(p, "bondmaker")) and not (
-            ("factory" in g.cards or "warehouse" in g.cards)  # else no town holds either
+    if not (g.options.get("cavern") or p.monument == "bondmaker" and p.monument_round is not None) and not (
+            not _STORES.isdisjoint(g.cards)  # else no town holds a Factory or a Warehouse
             and not _STORES.isdisjoint([b for _, b in town.buildings()])):
         return opts  # nothing special to offer (most placements)
     if any(resource in town.at(c).stored for c in town.cells_of("factory")):
