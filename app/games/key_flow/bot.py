@@ -83,7 +83,7 @@ def effect_value(p: Player, e: Effect, want: frozenset[str], own: bool) -> float
     if not own:
         return 0.0
     if e.kind == "transport":
-        return min(e.amount, sum(sum(x["res"].values()) for x in p.village)) * 0.6
+        return min(e.amount, _village_counts(p)[0]) * 0.6
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
@@ -106,7 +106,18 @@ def _upgradable(p: Player) -> int:
 
 
 def flippable(p: Player) -> int:
-    return sum(e["tiles"].count("house") for e in p.village)
+    return _village_counts(p)[1]
+
+
+def _village_counts(p: Player) -> tuple[int, int]:
+    """The resources on the village's cards and its upgrade tiles that can be flipped
+    (houses), once per decision."""
+    key = ("counts", id(p))
+    known = _memo.get(key)
+    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+        known = _memo[key] = (p, (sum([sum(x["res"].values()) for x in p.village]),
+                                  sum([e["tiles"].count("house") for e in p.village])))
+    return known[1]
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
@@ -115,12 +126,10 @@ def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], ow
         # or upgrades only gains: the worth reads the goals and whether the seat holds a
         # skill tile (to convert), so it is kept by those for every decision (the action is
         # the content's own object: its id() is never reused)
-        shared = (id(action), want, any(p.skills.values()) or any(p.doubles.values()), own)
-        worth = _gains_worth.get(shared)
+        worths = _gains_worths(p, want, own)
+        worth = worths.get(id(action))
         if worth is None:
-            if len(_gains_worth) > 50000:  # a bound, not a policy
-                _gains_worth.clear()
-            worth = _gains_worth[shared] = _action_value(p, action, want, own)
+            worth = worths[id(action)] = _action_value(p, action, want, own)
         return worth
     # the same building's action is weighed for many cards in one decision; the memo keeps
     # the objects it was asked about, so a key is never another object's reused id()
@@ -147,7 +156,25 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], o
     return v + 0.6 * min(ups, flippable(p))
 
 
-_gains_worth: dict[tuple[int, frozenset[str], bool, bool], float] = {}  # by (id, goals, holds a skill, own village)
+def _gains_worths(p: Player, want: frozenset[str], own: bool) -> dict[int, float]:
+    """The kept worths of actions that only gain (by id() of the action) for the seat's
+    goals, whether it holds a skill tile and whether the village is its own: found once
+    per decision."""
+    key = ("gains worths", id(p), own)
+    known = _memo.get(key)
+    if known is None or known[0] is not p or known[1] is not want:  # the memo keeps p: its id() is not reused
+        shared = (want, any(p.skills.values()) or any(p.doubles.values()), own)
+        worths = _gains_worth.get(shared)
+        if worths is None:
+            if len(_gains_worth) > 2000:  # a bound, not a policy
+                _gains_worth.clear()
+            worths = _gains_worth[shared] = {}
+        known = _memo[key] = (p, want, worths)
+    return known[2]
+
+
+# by (goals, holds a skill, own village), by id() of a content action (never reused): its worth
+_gains_worth: dict[tuple[frozenset[str], bool, bool], dict[int, float]] = {}
 _gains_only_known: dict[int, tuple[tuple[Effect, ...], bool]] = {}  # by id() of a content action (kept: never reused)
 
 
