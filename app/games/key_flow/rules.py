@@ -984,7 +984,14 @@ def result(g: Game) -> Result | None:
 # --- The protocol: who acts, what they may choose, applying a choice ---
 
 def to_act(g: Game) -> frozenset[Seat]:
-    return frozenset(p.seat for p in g.players if is_acting(g, p))
+    # is_acting for every seat, its phase asked once (a playout asks at every step)
+    if g.phase in (DRAFT, WINTER_K):
+        return frozenset([p.seat for p in g.players if p.chosen is None])
+    if g.phase == RESOLVE:
+        return frozenset([p.seat for p in g.players if p.jobs])
+    if g.phase == TOKENS:
+        return frozenset([p.seat for p in g.players if p.jobs or not p.done])
+    return NOBODY
 
 
 def is_acting(g: Game, p: Player) -> bool:

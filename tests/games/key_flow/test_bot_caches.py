@@ -56,3 +56,9 @@ def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
 def test_the_table_of_panels_that_act_equals_use_of():
     for cid, c in CARDS.items():
         assert rules.USES[cid] == tuple(rules._use_of(cid, panel) for panel in range(len(c.panels)))
+
+
+@pytest.mark.parametrize("players, seed", [(2, 7), (6, 8)])
+def test_to_act_is_every_seat_acting(players, seed):
+    for g in states(players, seed):  # every phase of a whole game
+        assert kf.to_act(g) == frozenset(p.seat for p in g.players if rules.is_acting(g, p))
