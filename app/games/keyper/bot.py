@@ -238,6 +238,40 @@ def work_value(g: Game, p: Player, plot_id: str) -> float:
     return 1.3 * max((act_worth(g, p, side.houses, a) for a in side.acts), default=0.0) + 0.9
 
 
+@functools.cache
+def work_bound(tile: str, up: bool, best_good: float) -> float:
+    """At least ``work_value`` of a plot with this tile (upgraded or not) when no good is
+    worth more than ``best_good``: each act's gain weighed as in ``act_worth``, every good at
+    ``best_good``, nothing paid (the same sums in the same order, so never below it)."""
+    b = BUILDINGS[tile]
+    best = 0.0
+    for a in (b.back if up else b.front).acts:
+        gained = 0.0
+        for good, n in a.gain.items():
+            if good == "ship":
+                gained += 1.0 * n
+            elif good == "animal":
+                gained += best_good
+            elif good == "refine":
+                gained += best_good + 0.3
+            elif good == "gem":
+                gained += 1.5 * n
+            else:
+                gained += n * best_good
+        best = max(best, gained)
+    return 1.3 * best + 0.9
+
+
+def plot_bound(g: Game, p: Player, plot_id: str) -> float:
+    """At least ``plot_value``, without weighing the building's actions: a keyple's place
+    need not weigh a building that cannot beat the best place found."""
+    plot = p.plots[plot_id]
+    best_good = _once.get("best good")
+    if best_good is None:
+        best_good = _once["best good"] = max(goods_values(g, p).values())
+    return work_bound(plot["tiles"][-1], plot["up"], best_good) * (2 if plot["keyples"] else 1)
+
+
 Spot = tuple[str | None, float, float, float]  # (field colour, keyples' share, worth, claimed)
 # A spot with where it stands: (its place in the place step's listing, the colour of the
 # keyple standing there or None for empty spaces, the spot, its options in listing order)
@@ -527,6 +561,8 @@ def best_place_value(g: Game, p: Player, colour: str) -> float:
     best = spots(g, p).best(colour)
     for plot_id, first in open_buildings(p):
         if first is None or may_join(first, None, colour):
+            if best is not None and plot_id not in _works and plot_bound(g, p, plot_id) <= best:
+                continue  # it cannot beat the best: not weighed
             value = plot_value(g, p, plot_id)
             if best is None or value > best:
                 best = value
@@ -575,6 +611,8 @@ def place_pick(g: Game, p: Player, colour: str) -> str:
     best, best_worth = found if found else ("", 0.0)
     for plot_id, first in open_buildings(p):
         if first is None or may_join(first, None, colour):
+            if best and plot_id not in _works and plot_bound(g, p, plot_id) <= best_worth:
+                continue  # it cannot beat the best: not weighed
             worth = plot_value(g, p, plot_id)
             if not best or worth > best_worth:
                 best, best_worth = f"plot:{plot_id}", worth
