@@ -1673,7 +1673,9 @@ def step_is_settled(g: Game, job: Job) -> bool:
     kind = job["do"]
     if kind == "act":
         p = g.players[job["seat"]]
-        if job["kind"] in ("build", "discount") and not job.get("src"):
+        if job["kind"] in ("build", "discount"):
+            if job.get("src"):
+                return False  # a tile chosen: cancel (and its plots) are always listed
             return not can_build(g, p, job["kind"])  # the same test, without writing the options
         if job["kind"] == "upgrade":
             return not can_upgrade(p)
