@@ -206,6 +206,7 @@ def own_plot(p: Player, plot_id: str) -> dict[str, Any]:
 
 class _Applying(threading.local):
     players: list[Player] | None = None  # the players of the game ``apply`` was given
+    boards: list[dict[str, Any]] | None = None  # and its boards
 
 
 _applying = _Applying()
@@ -225,8 +226,26 @@ def own_players(g: Game) -> None:
         own_player(g, seat)
 
 
+def own_board(g: Game, board_id: int) -> dict[str, Any]:
+    """The board, this game's own copy (to change): ``apply`` shares the boards with the
+    game it was given, like the players."""
+    board = board_of(g, board_id)
+    shared = _applying.boards
+    if shared is not None and any(board is b for b in shared):
+        i = g.boards.index(board)
+        board = g.boards[i] = dict(board)
+    return board
+
+
+def own_boards(g: Game) -> None:
+    """Every board this game's own (the steps that change them all: a season's end and start)."""
+    for b in list(g.boards):
+        own_board(g, b["id"])
+
+
 def own_space(board: dict[str, Any], space: str) -> list[dict[str, Any]]:
-    """The keyples on a board's space, this game's own copy (to change)."""
+    """The keyples on a board's space, this game's own copy (to change; the board must be
+    the game's own: ``own_board``)."""
     spaces = board["spaces"] = dict(board["spaces"])
     keyples = spaces[space] = [dict(k) for k in spaces[space]]
     return keyples
@@ -434,6 +453,16 @@ def can_place(g: Game, p: Player, colour: str) -> bool:
     return next(iter_plot_targets(p, colour), None) is not None
 
 
+def empty_space(g: Game) -> bool:
+    """Is some board space open to a keyple of any colour: an empty one (an empty river needs
+    a free boat)? (``can_place`` is then true for every colour.)"""
+    for b in g.boards:
+        for key, space in b["spaces"].items():
+            if not space and (key != "river" or g.boats):
+                return True
+    return False
+
+
 def iter_place_targets(g: Game, p: Player, colour: str) -> Iterator[tuple[str, str]]:
     for _, _, ref in iter_space_targets(g, colour):
         yield "space", ref
@@ -506,8 +535,9 @@ def turn_options(g: Game, p: Player) -> list[Option]:
     out: list[Option] = []
     if p.keyper is None:
         out += [keyper_option(b["id"]) for b in g.boards if b["keyper"] is None]
+    anywhere = empty_space(g)  # then every colour may be placed
     for colour in dict.fromkeys(p.hand):
-        if can_place(g, p, colour):
+        if anywhere or can_place(g, p, colour):
             out.append(keyple_option(p.seat, colour))
     if out_of_hand(p):
         out += lay_options(g, p)
@@ -547,7 +577,7 @@ def can_lay(g: Game, p: Player) -> bool:
 
 
 def choose_keyper(g: Game, p: Player, option_id: str) -> None:
-    board = board_of(g, int(option_id.split(":")[1]))
+    board = own_board(g, int(option_id.split(":")[1]))
     board["keyper"] = p.seat
     p.keyper = board["id"]
     g.last = p.seat
@@ -648,7 +678,7 @@ def choose_place(g: Game, p: Player, option_id: str) -> None:
     colour = job["colour"]
     if kind == "space":
         board_id, space = where.split(":")
-        board = board_of(g, int(board_id))
+        board = own_board(g, int(board_id))
         if space == "river" and board["boat"] is None:
             job["river"] = board["id"]
             return
@@ -656,7 +686,7 @@ def choose_place(g: Game, p: Player, option_id: str) -> None:
         play_on_field(g, p, colour, board, space)
     elif kind == "boat":
         g.queue.pop(0)
-        board = board_of(g, job["river"])
+        board = own_board(g, job["river"])
         board["boat"] = where
         g.boats = without(g.boats, where)
         g.log.append(f"{seat_ref(p.seat)} puts the {BOATS[where].name} on the river of board {board['id']}.")
@@ -734,11 +764,11 @@ DECLINE = Option("decline", "Decline the invitation", "decline")
 
 def choose_invite(g: Game, p: Player, option_id: str) -> None:
     job = g.queue.pop(0)
-    board = board_of(g, job["board"])
     if option_id == "decline":
         g.log.append(f"{seat_ref(p.seat)} declines to join.")
         next_invitation(g, job)
         return
+    board = own_board(g, job["board"])
     colour = option_id.split(":")[1]
     p.hand.remove(colour)  # joining is not "playing" on one's turn: the start player is not affected
     own_space(board, job["space"]).append({"colour": colour, "seat": p.seat, "down": False})
@@ -817,7 +847,7 @@ def choose_lay(g: Game, p: Player, option_id: str) -> None:
         queue_work(g, p.seat, where, n)
         return
     board_id, space = where.split(":")
-    board = board_of(g, int(board_id))
+    board = own_board(g, int(board_id))
     keyples = own_space(board, space)
     field_colour = FIELD_COLOUR[board_fields(board)[space]]
     up = standing(keyples)
@@ -1444,6 +1474,7 @@ def end_after_fairs(g: Game) -> None:
 def retrieve(g: Game) -> None:
     """Each claimer takes back its keyper, the board it claimed (to fold next) and every
     keyple on that board; keyples on buildings and the keyp tile go back to their owners."""
+    own_boards(g)
     for b in g.boards:
         seat = b["keyper"]
         p = g.players[seat]
@@ -1491,6 +1522,7 @@ def start_season(g: Game) -> None:
     each player over the team size chooses, one after another clockwise from the start
     player, which keyples go onto their keyp tile (hands are public, so nothing is secret)."""
     own_players(g)
+    own_boards(g)
     for b in g.boards:
         q = g.players[b["folder"]]
         fresh = new_board(b["id"], q.fold, q.seat)  # type: ignore[arg-type]
@@ -1767,12 +1799,12 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered_for(g, seat, option_id), option_id)
     new = clone(g, seat)
-    _applying.players = g.players
+    _applying.players, _applying.boards = g.players, g.boards
     try:
         CHOICES[option_id.split(":", 1)[0]](new, new.players[seat], option_id)
         advance(new)
     finally:
-        _applying.players = None
+        _applying.players = _applying.boards = None
     return new
 
 
@@ -1840,10 +1872,10 @@ def clone(g: Game, seat: Seat | None = None) -> Game:
     the queue. The rest is shared, and a rule replaces it rather than change it: plots and
     boards' spaces (``own_plot``, ``own_space`` copy one before a change), tiles at home
     and held, fairs, winter fairs, keyp tiles, housed animals, the bag, boats and discards.
-    With ``seat`` (``apply``), only that seat's player is copied: the others are shared
-    until a rule takes its own copy (``own_player``)."""
+    With ``seat`` (``apply``), only that seat's player is copied and no board: the others
+    and the boards are shared until a rule takes its own copy (``own_player``, ``own_board``)."""
     players = [copy_player(p) if seat is None or p.seat == seat else p for p in g.players]
-    boards = [dict(b) for b in g.boards]
+    boards = [dict(b) for b in g.boards] if seat is None else list(g.boards)  # (``own_board``)
     queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
     return Game(players, g.options, g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
                 g.bag, list(g.display), g.discard, list(g.refill), g.boats, g.aside, g.winter_fairs, g.fair_pool,
