@@ -227,3 +227,37 @@ def test_the_bots_place_pick_is_its_choice_among_the_listed_places(players):
         assert quick == bot.choose_among(g, seat, offered, Rng(0)), (quick, offered)
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_keyples_best_value_skipping_buildings_is_the_best_of_all(players):
+    """A turn weighs a building for a keyple only if its bound (``plot_bound``) could beat
+    the best place found: ``best_place_value`` is still the best over every space and every
+    building weighed exactly, for each colour in hand, at every turn of bot and random games;
+    and no building is worth more than its bound."""
+    from app.games.keyper.rules import may_join
+    turns = []
+
+    def watch(chooser):
+        def choose(g, seat):
+            if g.phase != FOLD and not g.queue and g.players[seat].hand:
+                turns.append((g, seat))
+            return chooser(g, seat)
+        return choose
+    play(players, 80 + players, watch(bot_chooser(players)))
+    play(players, 90 + players, watch(random_chooser(players)))
+    skipped = 0
+    for g, seat in turns:
+        p = g.players[seat]
+        for colour in dict.fromkeys(p.hand):
+            bot.decide(g, seat)  # a turn: weighed afresh
+            quick = bot.best_place_value(g, p, colour)
+            skipped += sum(plot_id not in bot._works for plot_id, _ in bot.open_buildings(p))
+            best = bot.spots(g, p).best(colour)
+            for plot_id, first in bot.open_buildings(p):
+                value = bot.plot_value(g, p, plot_id)
+                assert value <= bot.plot_bound(g, p, plot_id)
+                if (first is None or may_join(first, None, colour)) and (best is None or value > best):
+                    best = value
+            assert quick == (0.0 if best is None else best), (colour, quick, best)
+    assert len(turns) > 50 and skipped > 0
