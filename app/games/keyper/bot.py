@@ -323,7 +323,8 @@ class Spots:
                     top[3], top[4], top[5] = v1, at + first, options[0]
             spots = []
             for option, standing_colour, field, field_colour, cell in shape[1]:
-                spot = (field_colour, 2, self.worth(g, p, board, field), claimed)
+                worth = memo.get(field) if field != "river" else None  # ``worth``, from the memo when known
+                spot = (field_colour, 2, self.worth(g, p, board, field) if worth is None else worth, claimed)
                 spots.append(spot)
                 self.joins.append((standing_colour, spot))
             self.boards.append((at, claimed, shape, worths, spots))

@@ -732,16 +732,16 @@ def joinable_colours(g: Game, job: Job, p: Player) -> list[str]:
 def next_invitation(g: Game, job: Job) -> None:
     """The next seat clockwise that could join is asked; none left: the active player works
     the field alone for 1 (2 matched)."""
+    board = board_of(g, job["board"])
+    first = board["spaces"][job["space"]][0]["colour"]
+    field_colour = FIELD_COLOUR[board_fields(board)[job["space"]]]
     while job["rest"]:
         seat = job["rest"].pop(0)
-        if joinable_colours(g, job, g.players[seat]):
+        if any(may_join(first, field_colour, c) for c in g.players[seat].hand):  # ``joinable_colours``
             job["seat"] = seat
             g.queue.insert(0, job)
             return
-    board = board_of(g, job["board"])
-    colour = board["spaces"][job["space"]][0]["colour"]
-    n = 1 + matched(colour, FIELD_COLOUR[board_fields(board)[job["space"]]])
-    resolve(g, board["id"], job["space"], [(job["active"], n)])
+    resolve(g, board["id"], job["space"], [(job["active"], 1 + matched(first, field_colour))])
 
 
 def join_gain(g: Game, job: Job, colour: str) -> int:
@@ -749,8 +749,13 @@ def join_gain(g: Game, job: Job, colour: str) -> int:
 
 
 def invite_options(g: Game, p: Player) -> list[Option]:
+    """``joinable_colours``, each with its ``join_gain`` (the space read once)."""
     job = g.queue[0]
-    return [join_option(p.seat, c, join_gain(g, job, c)) for c in joinable_colours(g, job, p)] + [DECLINE]
+    board = board_of(g, job["board"])
+    first = board["spaces"][job["space"]][0]["colour"]
+    field_colour = FIELD_COLOUR[board_fields(board)[job["space"]]]
+    return [join_option(p.seat, c, 2 + matched(c, field_colour)) for c in dict.fromkeys(p.hand)
+            if may_join(first, field_colour, c)] + [DECLINE]
 
 
 @functools.cache
