@@ -86,6 +86,15 @@ def goods_values(g: Game, p: Player) -> dict[str, float]:
     return values
 
 
+def trade_value(g: Game, p: Player, kind: str) -> float:
+    """``good_value`` of a good a boat trades, without the whole table (a boat step weighs
+    two or three goods): its base worth, 1.2 more while the fairs need it."""
+    base = GOOD_BASE.get(kind)
+    if base is None:  # an animal (by the room for it), or no good at all
+        return good_value(g, p, kind)
+    return base + 1.2 if fair_needs_memo(g, p).get(kind) else base
+
+
 # What a good is worth before the fairs' bonus (animals: by the room to house them).
 GOOD_BASE = {**{k: 1.0 for k in RAW}, "wheat": 1.0, **{k: 1.5 for k in GEMS}, **{k: 1.4 for k in FINISHED}}
 
@@ -653,8 +662,8 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
         gets = [o for o in onward if o.startswith("get:")]
         needed = fair_needs_memo(g, p)
         sells = [o for o in sells if not needed.get(o.split(":")[1])]
-        worth = {o: good_value(g, p, o.split(":")[1]) for o in gets}
-        worth |= {o: SHIP_STEP - 0.5 * good_value(g, p, o.split(":")[1]) + rng.randrange(10) / 20 for o in sells}
+        worth = {o: trade_value(g, p, o.split(":")[1]) for o in gets}
+        worth |= {o: SHIP_STEP - 0.5 * trade_value(g, p, o.split(":")[1]) + rng.randrange(10) / 20 for o in sells}
         return max(worth, key=lambda o: worth[o]) if worth else "done"
     if kind == "fair":
         def fair_fit(o: str) -> int:
