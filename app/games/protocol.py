@@ -19,10 +19,10 @@ written (so line ``log_total`` is the newest, numbered from 1).
 
 from __future__ import annotations
 
-import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from threading import get_ident
 from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
 from app.games.gamelog import GameLog
@@ -237,26 +237,32 @@ def lines_written(before: State, after: State) -> list[str]:
     return after.log.lines_since(before.log.total)
 
 
-class ListedOnce(threading.local):
+class ListedOnce:
     """A title's ``options``, listed by a caller that next applies one of them to that very
     game object, unchanged in between (a bot lists, picks and applies): the title's
     ``apply`` then checks the choice against that list (``offered``) instead of listing
-    again, so a decision lists its options once. Taken at most once, per thread."""
+    again, so a decision lists its options once. Taken at most once.
+
+    One slot for every thread, stamped with the thread that listed: a thread that finds
+    another's listing (or none) lists afresh, so sharing it is safe, and cheaper per
+    decision than a ``threading.local``."""
+
+    __slots__ = ("_options", "_last")
 
     def __init__(self, options: Callable[[Any, Seat], list[Option]]) -> None:
         self._options = options
-        self._last: tuple[Any, Seat, list[Option]] | None = None
+        self._last: tuple[int, Any, Seat, list[Option]] | None = None
 
     def listed(self, state: Any, seat: Seat) -> list[Option]:
         out = self._options(state, seat)
-        self._last = (state, seat, out)
+        self._last = (get_ident(), state, seat, out)
         return out
 
     def offered(self, state: Any, seat: Seat) -> Callable[[], list[Option]]:
         """For ``check_choice``: the list kept for this game object and seat, else a fresh one."""
         last, self._last = self._last, None
-        if last is not None and last[0] is state and last[1] == seat:
-            kept = last[2]
+        if last is not None and last[1] is state and last[2] == seat and last[0] == get_ident():
+            kept = last[3]
             return lambda: kept
         return lambda: self._options(state, seat)
 
@@ -271,8 +277,11 @@ def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],
         raise IllegalAction("The game is over.")
     if seat not in acting:
         raise IllegalAction(f"Seat {seat + 1} has nothing to choose right now.")
-    if not isinstance(option_id, str) or option_id not in {o.id for o in offered()}:
-        raise IllegalAction(f"'{str(option_id)[:60]}' is not one of seat {seat + 1}'s choices right now.")
+    if isinstance(option_id, str):
+        for option in offered():  # a walk that stops at the choice: no set of every id made
+            if option.id == option_id:
+                return
+    raise IllegalAction(f"'{str(option_id)[:60]}' is not one of seat {seat + 1}'s choices right now.")
 
 
 def validate_options(spec: TitleSpec, given: dict[str, Any] | None, players: int) -> dict[str, Any]:
