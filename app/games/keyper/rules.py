@@ -1078,6 +1078,16 @@ def boat_options(g: Game, p: Player, job: Job) -> list[Option]:
     return out
 
 
+def can_trade(g: Game, p: Player, job: Job) -> bool:
+    """Would ``boat_options`` list anything (without listing it: a boat step asks first)?"""
+    goods = BOATS[board_of(g, job["board"])["boat"]].faces[season_name(g)]
+    done = g.trades.get(str(p.seat), {"got": [], "sold": []})
+    for good in goods:
+        if g.supply[good] > 0 and good not in done["sold"]:
+            return True
+    return p.ship < SHIPPING_TRACK and any(p.stock.get(good, 0) > 0 and good not in done["got"] for good in goods)
+
+
 BOAT_GETS = {good: Option(f"get:{good}", f"Take 1 {GOOD_NAMES[good]} from the boat", "get", None) for good in GOODS}
 BOAT_SELLS = {good: Option(f"sell:{good}", f"Sell 1 {GOOD_NAMES[good]} for {SHIP_STEP} shipping points", "sell", None)
               for good in GOODS}
@@ -1720,6 +1730,8 @@ def step_is_settled(g: Game, job: Job) -> bool:
             return not any(g.display)  # a tile to take
         if job["kind"] == "fair":
             return not g.winter_fairs  # a winter fair to take
+        if job["kind"] == "boat":
+            return not can_trade(g, p, job)
         return not act_options(g, p)
     if kind == "final":
         return not can_lay(g, g.players[job["seat"]])

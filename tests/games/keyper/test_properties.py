@@ -230,6 +230,42 @@ def test_the_bots_place_pick_is_its_choice_among_the_listed_places(players):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_boat_step_can_trade_exactly_when_trades_are_listed(players):
+    """``can_trade`` (how a boat step is found settled without listing) is true exactly when
+    ``boat_options`` lists a trade, at every state of bot and random games that holds a boat
+    step for any seat with any goods."""
+    from app.games.keyper.rules import boat_options, can_trade
+    seen = []
+
+    def watch(chooser):
+        def choose(g, seat):
+            if g.phase != FOLD and g.queue and g.queue[0]["do"] == "act" and g.queue[0]["kind"] == "boat":
+                seen.append(g)
+            return chooser(g, seat)
+        return choose
+    play(players, 100 + players, watch(bot_chooser(players)))
+    play(players, 110 + players, watch(random_chooser(players)))
+    both = set()
+    for g in seen:
+        # and the same game with the supply run out, then with every store empty or the
+        # shipping track full too: the refusals
+        dry = clone(g)
+        dry.supply = {k: 0 for k in dry.supply}
+        empty, full = clone(dry), clone(dry)
+        for p in empty.players:
+            p.stock = {}
+        for p in full.players:
+            p.ship = 40
+        for game in (g, dry, empty, full):
+            job = game.queue[0]
+            for p in game.players:
+                listed = bool(boat_options(game, p, job))
+                assert can_trade(game, p, job) == listed
+                both.add(listed)
+    assert len(seen) > 20 and both == {True, False}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_keyples_best_value_skipping_buildings_is_the_best_of_all(players):
     """A turn weighs a building for a keyple only if its bound (``plot_bound``) could beat
     the best place found: ``best_place_value`` is still the best over every space and every
