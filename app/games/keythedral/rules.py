@@ -449,7 +449,7 @@ def choose_cottage_gap(g: Game, p: Player, option_id: str) -> None:
 
 
 def place_cottage(g: Game, p: Player, gap: Key, number: int) -> None:
-    g.cottages[cottage_id(p.seat, number)]["gap"] = gap
+    own_cottage(g, cottage_id(p.seat, number))["gap"] = gap
     g.log.append(f"{seat_ref(p.seat)} places cottage {number}.")
     g.pending = None
     g.setup_turn += 1
@@ -865,8 +865,17 @@ def choose_house(g: Game, p: Player, option_id: str) -> None:
     finish_action(g, p.seat)
 
 
+def own_cottage(g: Game, cid: str) -> dict[str, Any]:
+    """Cottage ``cid`` for this game alone to change: copies of a game share their cottages
+    (``clone``; they change a few times a game and every action copies the game), so the
+    one that changes is copied first, with the dict that holds it."""
+    cot = g.cottages[cid].copy()
+    g.cottages = {**g.cottages, cid: cot}
+    return cot
+
+
 def make_house(g: Game, p: Player, number: int) -> None:
-    g.cottages[cottage_id(p.seat, number)]["house"] = True
+    own_cottage(g, cottage_id(p.seat, number))["house"] = True
     g.log.append(f"{seat_ref(p.seat)} turns cottage {number} into a house.")
 
 
@@ -923,7 +932,7 @@ def reposition_options(g: Game, p: Player) -> list[Option]:
 def choose_reposition(g: Game, p: Player, option_id: str) -> None:
     """The cottage keeps its side (a house stays a house); the fences stay where they are."""
     pend = g.pending
-    cot = g.cottages[pend["cottage"]]
+    cot = own_cottage(g, pend["cottage"])
     cot["gap"] = option_id.removeprefix("gap:")
     g.pending = None
     g.log.append(f"{seat_ref(p.seat)} moves {'house' if cot['house'] else 'cottage'} {cot['number']} "
@@ -1343,7 +1352,7 @@ def choose_survey(g: Game, p: Player, option_id: str) -> None:
     if option_id.startswith("move:"):
         pend["cottage"] = cottage_id(p.seat, int(option_id.removeprefix("move:")))
         return
-    cot = g.cottages[pend["cottage"]]
+    cot = own_cottage(g, pend["cottage"])
     g.pending = None
     discard_law(g, p, pend["law"])
     cot["gap"] = option_id.removeprefix("gap:")
@@ -1702,13 +1711,14 @@ def clone(g: Game) -> Game:
     objects made without running their ``__init__`` (every attribute is set here). Every
     action copies the game once, and the generic copy was most of a playout's time.
     ``pending`` nests freely (a law's choice keeps the one it interrupted), so it keeps the
-    generic copy. tests/games/keythedral/test_properties.py checks nothing mutable is shared."""
+    generic copy. The cottages are shared, not copied: a step that changes one copies it
+    first (``own_cottage``). tests/games/keythedral/test_properties.py checks nothing else
+    mutable is shared, and that no step changes a game it was given."""
     attrs = g.__dict__.copy()  # the plain values (str, int, None) as they are; the rest below
     attrs["players"] = [_made(Player, {
         "seat": p.seat, "cubes": p.cubes.copy(), "tiles": p.tiles.copy(), "laws": p.laws.copy(), "fences": p.fences,
         "received": None if (r := p.received) is None else {"from": r["from"], "cubes": r["cubes"].copy()}})
         for p in g.players]
-    attrs["cottages"] = {cid: cot.copy() for cid, cot in g.cottages.items()}
     attrs["fences"] = [f.copy() for f in g.fences]
     attrs["rows"] = {row: tiles.copy() for row, tiles in g.rows.items()}
     attrs["surcharges"] = {t: c.copy() for t, c in g.surcharges.items()}

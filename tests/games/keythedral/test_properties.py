@@ -176,7 +176,8 @@ def shared_containers(a, b, path="game"):
 
 def test_clone_is_a_whole_copy_sharing_nothing_mutable():
     """The hand-made copy equals the generic one at every step of a random game (auction,
-    payments and law choices in progress included) and shares no dict or list with it."""
+    payments and law choices in progress included) and shares no dict or list with it but
+    the cottages, which a step copies before it changes one."""
     from dataclasses import fields
 
     from app.games.plainstate import clone_game
@@ -190,8 +191,9 @@ def test_clone_is_a_whole_copy_sharing_nothing_mutable():
         assert copy == g and kt.dump(copy) == kt.dump(clone_game(g))
         assert set(vars(copy)) == {f.name for f in fields(rules.Game)}
         assert all(set(vars(p)) == {f.name for f in fields(rules.Player)} for p in copy.players)
-        raw = {k: v for k, v in vars(g).items() if k not in ("players", "log")}
-        raw_copy = {k: v for k, v in vars(copy).items() if k not in ("players", "log")}
+        shared_on_purpose = ("players", "log", "cottages")  # cottages: copied when changed (own_cottage)
+        raw = {k: v for k, v in vars(g).items() if k not in shared_on_purpose}
+        raw_copy = {k: v for k, v in vars(copy).items() if k not in shared_on_purpose}
         assert not shared_containers(raw, raw_copy)
         assert not shared_containers([vars(p) for p in g.players], [vars(p) for p in copy.players])
         assert copy.log.recent is not g.log.recent
@@ -200,6 +202,32 @@ def test_clone_is_a_whole_copy_sharing_nothing_mutable():
         listed = [o.id for o in kt.options(g, seat)]
         g = kt.apply(g, seat, rng.choice([i for i in listed if i != "cancel"] or listed))
     assert {"pending", "auction", "activation", "effects", "fences"} <= seen  # the nested parts were tried
+
+
+@pytest.mark.parametrize("players, seed, chooser", [(2, 3, "random"), (5, 4, "random"), (3, 8, "bot"), (5, 3, "bot")])
+def test_no_step_changes_a_game_it_was_given(players, seed, chooser):
+    """Copies share what a step leaves alone (the cottages): through a whole game, every game
+    kept along the way, and every game a different choice branched from, still dumps as it
+    did when it was made. Cottages placed, moved by a law or by fences and turned into houses
+    are among the steps (checked at the end)."""
+    g = kt.setup(players, {}, seed)
+    rng, bot_rng = random.Random(seed), Rng(seed)
+    kept: list[tuple[object, dict]] = []
+    for _ in range(RANDOM_CAP):
+        if kt.result(g) is not None:
+            break
+        kept.append((g, kt.dump(g)))
+        seat = rng.choice(sorted(kt.to_act(g)))
+        listed = [o.id for o in kt.options(g, seat)]
+        branch = kt.apply(g, seat, rng.choice(listed))  # another choice from the same game
+        kt.apply(branch, next(iter(sorted(kt.to_act(branch)))), kt.options(branch, min(kt.to_act(branch)))[0].id) \
+            if kt.result(branch) is None else None
+        pick = bot.choose(g, seat, bot_rng) if chooser == "bot" else rng.choice([i for i in listed if i != "cancel"] or listed)
+        g = kt.apply(g, seat, pick)
+    changed = [i for i, (game, dumped) in enumerate(kept) if kt.dump(game) != dumped]
+    assert not changed, f"steps changed earlier games: {changed[:5]}"
+    assert sum(c["gap"] is not None for c in g.cottages.values()) >= 3 * players  # cottages were placed
+    assert any(c["house"] for c in g.cottages.values()) or chooser == "random"  # seeds where the bot builds one
 
 
 def test_apply_after_the_bot_listed_still_refuses_what_was_not_listed():
