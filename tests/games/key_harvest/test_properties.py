@@ -214,25 +214,34 @@ def test_the_turn_listed_kind_by_kind_matches_the_whole_list(players):
     every kind exactly as ``options`` lists it, its own-store takes as the first takes, and
     ``apply`` accepts what it worked out and nothing else without the full check."""
     turns = 0
-    for seed in range(6):
+    for g, seat, turn in bot_game_steps(players, seeds=6):
+        if turn is not None:
+            turns += 1
+            offered = kh.options(g, seat)
+            for kind in ("harvest", "play", "remove", "take", "registry"):
+                assert turn.of(kind) == [o.id for o in offered if o.kind == kind], kind
+            own = [o.id for o in offered if o.id.startswith(f"take:{seat}:")]
+            assert turn.own_takes() == own == turn.of("take")[:len(own)]
+            assert all(turn.has(o.id) for o in offered) and not turn.has("take:9:0")
+            assert not turn.has("harvest:Z9") and not turn.has("confirm")
+        else:
+            assert not kh.options(g, seat) or g.queue or g.phase != "play"
+    assert turns > 100
+
+
+def bot_game_steps(players, seeds):
+    """Every step of seeded bot games, seeds 0..seeds-1: (game, seat to act, its
+    ``TurnListing`` or None). What the caller lists in between is forgotten before the bot
+    moves on."""
+    for seed in range(seeds):
         g, rng = kh.setup(players, {}, seed), Rng(seed)
         while kh.result(g) is None:
             seat = min(kh.to_act(g))
             turn = kh.rules.listed_turn(g, seat)
             kh.rules._LISTED.last = None
-            if turn is not None:
-                turns += 1
-                offered = kh.options(g, seat)
-                for kind in ("harvest", "play", "remove", "take", "registry"):
-                    assert turn.of(kind) == [o.id for o in offered if o.kind == kind], kind
-                own = [o.id for o in offered if o.id.startswith(f"take:{seat}:")]
-                assert turn.own_takes() == own == turn.of("take")[:len(own)]
-                assert all(turn.has(o.id) for o in offered) and not turn.has("take:9:0")
-                assert not turn.has("harvest:Z9") and not turn.has("confirm")
-            else:
-                assert not kh.options(g, seat) or g.queue or g.phase != "play"
+            yield g, seat, turn
+            kh.rules._LISTED.last = None
             g = kh.apply(g, seat, bot.choose(g, seat, rng))
-    assert turns > 100
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -267,36 +276,29 @@ def test_the_bot_s_pricing_of_plays_matches_pricing_every_listed_play_on_every_s
     answers for a play without the plays listed. Both against the plain way at every turn of
     seeded games: every listed play priced on every space it may take (``power_worth``)."""
     turns = strong = 0
-    for seed in range(6):
-        g, rng = kh.setup(players, {}, seed), Rng(seed)
-        while kh.result(g) is None:
-            seat = min(kh.to_act(g))
-            turn = kh.rules.listed_turn(g, seat)
-            kh.rules._LISTED.last = None
-            if turn is not None:
-                turns += 1
-                p = g.players[seat]
-                plays = [o.id for o in kh.options(g, seat) if o.kind == "play"]
-                for worker_id in kh.rules.WORKERS:
-                    assert turn.has(f"play:{worker_id}") == (f"play:{worker_id}" in plays), worker_id
-                assert not turn.has("play:nobody") and not turn.has("play")
-                assert bot.takeable_tiles(g, p) == {t for t, _ in bot.settle_bids(g, p, SOURCES)}
-                best, worth = None, float("-inf")
-                for o in plays:
-                    w = kh.rules.WORKERS[o[5:]]
-                    here = max(bot.power_worth(g, p, w.id, ref) for ref in kh.rules.worker_spaces(p, w.id))
-                    here += bot.POINTS_SHARE * w.value
-                    if here > worth:
-                        best, worth = o, here
-                assert bot.best_worker(g, p, kh.rules.listed_turn(g, seat)) == (best, worth)
-                floored = bot.best_worker(g, p, kh.rules.listed_turn(g, seat), bot.STRONG)
-                if worth >= bot.STRONG:
-                    strong += 1
-                    assert floored == (best, worth)
-                else:
-                    assert floored[1] < bot.STRONG
-                kh.rules._LISTED.last = None
-            g = kh.apply(g, seat, bot.choose(g, seat, rng))
+    for g, seat, turn in bot_game_steps(players, seeds=6):
+        if turn is not None:
+            turns += 1
+            p = g.players[seat]
+            plays = [o.id for o in kh.options(g, seat) if o.kind == "play"]
+            for worker_id in kh.rules.WORKERS:
+                assert turn.has(f"play:{worker_id}") == (f"play:{worker_id}" in plays), worker_id
+            assert not turn.has("play:nobody") and not turn.has("play")
+            assert bot.takeable_tiles(g, p) == {t for t, _ in bot.settle_bids(g, p, SOURCES)}
+            best, worth = None, float("-inf")
+            for o in plays:
+                w = kh.rules.WORKERS[o[5:]]
+                here = max(bot.power_worth(g, p, w.id, ref) for ref in kh.rules.worker_spaces(p, w.id))
+                here += bot.POINTS_SHARE * w.value
+                if here > worth:
+                    best, worth = o, here
+            assert bot.best_worker(g, p, kh.rules.listed_turn(g, seat)) == (best, worth)
+            floored = bot.best_worker(g, p, kh.rules.listed_turn(g, seat), bot.STRONG)
+            if worth >= bot.STRONG:
+                strong += 1
+                assert floored == (best, worth)
+            else:
+                assert floored[1] < bot.STRONG
     assert turns > 100 and strong > 10
 
 
