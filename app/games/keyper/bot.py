@@ -88,26 +88,28 @@ def goods_values(g: Game, p: Player) -> dict[str, float]:
 
 def trade_value(g: Game, p: Player, kind: str) -> float:
     """``good_value`` of a good a boat trades, without the whole table (a boat step weighs
-    two or three goods): its base worth, 1.2 more while the fairs need it."""
+    two or three goods): its base worth, more while the fairs need it."""
     base = GOOD_BASE.get(kind)
     if base is None:  # an animal (by the room for it), or no good at all
         return good_value(g, p, kind)
-    return base + 1.2 if fair_needs_memo(g, p).get(kind) else base
+    return base + FAIR_BONUS if fair_needs_memo(g, p).get(kind) else base
 
 
+FAIR_BONUS = 1.2  # what a good the fairs still need is worth more
 # What a good is worth before the fairs' bonus (animals: by the room to house them).
 GOOD_BASE = {**{k: 1.0 for k in RAW}, "wheat": 1.0, **{k: 1.5 for k in GEMS}, **{k: 1.4 for k in FINISHED}}
 
 
 def goods_worth(g: Game, p: Player) -> dict[str, float]:
-    """Every good's worth to the player now (as ``good_worth`` weighs one), in one pass."""
+    """Every good's worth to the player now, in one pass (``trade_value`` weighs one good
+    the same way)."""
     values = dict(GOOD_BASE)
     room, held = pens(p)
     for kind in ANIMALS:
         values[kind] = 1.3 if room.get(kind, 0) > held else 0.2
-    for kind, n in fair_needs_memo(g, p).items():  # a good the fairs still need: 1.2 more
+    for kind, n in fair_needs_memo(g, p).items():
         if n and kind in values:
-            values[kind] += 1.2
+            values[kind] += FAIR_BONUS
     return values
 
 
