@@ -50,7 +50,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
@@ -1062,36 +1062,20 @@ class OptionId(NamedTuple):
     id: str
 
 
-_option_ids: dict[str, OptionId] = {}  # one per id: an OptionId is immutable, and making one is slow
-
-
-def _as_options(ids: list[str]) -> list[OptionId]:
-    known = _option_ids
-    if len(known) > 50000:  # a bound, not a policy: ids recur (cards, places, moves)
-        known.clear()
-    return [known.get(i) or known.setdefault(i, OptionId(i)) for i in ids]
-
-
-class _Listed(list):  # type: ignore[type-arg]
-    """``OptionId``s, with the ids they wrap (``listed`` hands those back as they are)."""
-    ids: list[str]
-
-
-def _listing(g: Game, seat: Seat) -> _Listed:
-    ids = option_ids(g, seat)
-    out = _Listed(_as_options(ids))
-    out.ids = ids
-    return out
-
-
-# What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(_listing)
+# What the bot listed last (ids alone), for the next ``apply`` on that game (protocol.ListedOnce).
+_LISTED = ListedOnce(option_ids)  # type: ignore[arg-type]
 
 
 def listed(g: Game, seat: Seat) -> list[str]:
     """The ids of ``options``, for a caller that next applies one of them to this very
     game (the bot)."""
-    return _LISTED.listed(g, seat).ids  # type: ignore[attr-defined]
+    return _LISTED.listed(g, seat)  # type: ignore[return-value]
+
+
+def _offered(ids: Callable[[], list[str]], option_id: object) -> Callable[[], list[OptionId]]:
+    """For ``check_choice``: the choice alone when it is listed, else nothing (the same
+    refusal as a walk of every option would give), the listing made only once asked."""
+    return lambda: [OptionId(option_id)] if option_id in ids() else []  # type: ignore[arg-type]
 
 
 def is_seat(g: Game, seat: object) -> bool:
@@ -1101,7 +1085,8 @@ def is_seat(g: Game, seat: object) -> bool:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
     acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
-    check_choice(seat, len(g.players), g.phase == OVER, acting, _LISTED.offered(g, seat), option_id)
+    offered = _offered(_LISTED.offered(g, seat), option_id)
+    check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
         choose_step(g, g.players[seat], option_id)
