@@ -21,8 +21,8 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find, items, listed,
-                    live_action, live_panel, powers, reachable, season_name, shape_neighbours, spots, where)
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find, items, iter_move_places,
+                    listed, live_action, live_panel, powers, reachable, season_name, shape_neighbours, spots, where)
 from .scoring import accepts
 
 Seat = int
@@ -728,11 +728,8 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     # by resource: (place in the village, weight) of each card wanting it; only the best
     # weight over them counts, so their order does not matter
     wanted_by: dict[str, list[tuple[int, float]]] = {}
-    places = {}
     for i, e in enumerate(village):
-        card = e["card"]
-        places[where(e)] = i
-        store, cost, weight = _TRANSPORT_WANTS[card][len(e["tiles"])]
+        store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
         for r, w in store:
             wanted_by.setdefault(r, []).append((i, w))
         if cost is None:
@@ -745,23 +742,16 @@ def transport_choice(p: Player, offered: list[str]) -> str:
             wanted_by.setdefault(r, []).append((i, weight))
             wanted_by.setdefault("gold", []).append((i, 2.5))
     maps: dict[int, dict[int, int]] = {}  # the steps from each card wanting something, once asked
-    best, best_v = "stop", 0.0
-    # the moves of one resource from one card share its penalty and the distances toward
-    # each card wanting it: weighed once per (card, resource)
-    toward: dict[tuple[int, str], tuple[float, list[tuple[dict[int, int], int, float]]]] = {}
-    for o in offered:
-        move = _move_parts.get(o)
-        if move is None:
-            if not o.startswith("move:"):
-                continue
-            if len(_move_parts) > 50000:  # a bound, not a policy: moves recur
-                _move_parts.clear()
-            _, a, b, r = o.split(":")
-            move = _move_parts[o] = (a, b, r)
-        a, b, r = move
-        src, dst = places[a], places[b]
-        known = toward.get((src, r))
-        if known is None:
+    best, best_v = None, 0.0
+    # the moves are walked as the rules list them (the offered moves, in their order): those
+    # of one resource from one card come together and share its penalty and the distances
+    # toward each card wanting it, weighed once per (card, resource)
+    group = None
+    v0, closer = 0.0, []
+    for move in iter_move_places(p):
+        src, dst, r = move
+        if group != (src, r):
+            group = (src, r)
             lacks = lacking[src]
             closer = []
             for target, weight in wanted_by.get(r, ()):
@@ -771,17 +761,20 @@ def transport_choice(p: Player, offered: list[str]) -> str:
                         d = maps[target] = steps_from(p, target)
                     if src in d:
                         closer.append((d, d[src], weight))
-            known = toward[(src, r)] = (-2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0, closer)
-        v, closer = known
+            v0 = -2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0
         gain = 0.0
         for d, from_src, weight in closer:
             to = d.get(dst)
             if to is not None and to < from_src:
                 gain = max(gain, weight / (1 + to))
-        v += gain
-        if v > best_v:
-            best, best_v = o, v
-    return best
+        if v0 + gain > best_v:
+            best, best_v = move, v0 + gain
+    if best is None:
+        return "stop"
+    src, dst, r = best
+    chosen = f"move:{where(village[src])}:{where(village[dst])}:{r}"
+    assert chosen in offered, "the rules list the moves iter_move_places finds"
+    return chosen
 
 
 NO_NEEDS: dict[str, int] = {}  # never changed
@@ -800,7 +793,6 @@ _TRANSPORT_WANTS = {cid: tuple(_transport_wants(c, level) for level in range(len
                     for cid, c in CARDS.items()}
 
 
-_move_parts: dict[str, tuple[str, str, str]] = {}  # a move's id -> (from place, to place, resource)
 
 
 def token_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> str:
