@@ -89,8 +89,8 @@ class _Matching:
     def copy(self) -> "_Matching":
         m = _Matching.__new__(_Matching)
         m.supply, m.powers, m._accept = self.supply, self.powers, self._accept
-        m.used = dict(self.used)
-        m.flow = {node: dict(f) for node, f in self.flow.items()}
+        m.used = self.used.copy()
+        m.flow = {node: f.copy() for node, f in self.flow.items()}
         return m
 
     def kinds_for(self, slot: str) -> list[str]:
