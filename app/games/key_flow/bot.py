@@ -271,9 +271,35 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         # each missing resource takes at least one step: more than ``carts`` of them never arrive
         if sum(n for _, n in missing) > carts:
             continue
+        # nor do resources the other cards do not hold at all, however near
+        if lacking_anywhere(p, e, missing, pw):
+            continue
         if moves_needed(p, at, missing, pw, carts) <= carts:
             return gain
     return 0
+
+
+def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
+    """Do the village's other cards (stores give nothing) hold too few of a missing resource
+    (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
+    key = ("pool", id(p))
+    known = _memo.get(key)
+    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+        pool: dict[str, int] = {}
+        for x in p.village:
+            if x["res"] and not _IS_STORE[x["card"]]:
+                for k, n in x["res"].items():
+                    pool[k] = pool.get(k, 0) + n
+        known = _memo[key] = (p, pool)
+    pool = known[1]
+    here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
+    if "keyflower" in pw:
+        return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
+    gold = pool.get("gold", 0) - here.get("gold", 0)
+    for r, n in missing:
+        if pool.get(r, 0) - here.get(r, 0) + gold < n:
+            return True
+    return False
 
 
 _upgrade_gains: dict[tuple[str, int], int] = {}  # by (card, panel): content does not change
@@ -538,39 +564,28 @@ def best_spot(p: Player, c: Card) -> str:
     assert c.row is not None
     wants, gives = takes(c), makes(c)
     store = c.kind == "store"
-    cards = _neighbourhood(p)
+    village = p.village
     terms: dict[int, tuple[float, ...]] = {}  # what a card of the village adds to a place touching it
 
     def affinity(touched: tuple[int, ...]) -> float:
         score = 0.0
         for i in touched:  # in village order, each term added one by one, as ever
-            if i not in terms:
-                theirs, their_takes, their_store, home = cards[i]
-                terms[i] = (len(wants & theirs) * (2.0 if store else 1.0),
-                            0.5 * ("gold" in theirs and bool(wants) and not store),
-                            len(gives & their_takes) * (2.0 if their_store else 1.0),
-                            0.3 * home)
-            for term in terms[i]:
+            known = terms.get(i)
+            if known is None:  # only the cards touching a free place are weighed
+                e = village[i]
+                other = CARDS[e["card"]]
+                theirs = makes(other) | frozenset(e["res"])  # what it makes or holds
+                their_store = other.kind == "store"
+                known = terms[i] = (len(wants & theirs) * (2.0 if store else 1.0),
+                                    0.5 * ("gold" in theirs and bool(wants) and not store),
+                                    len(gives & takes(other)) * (2.0 if their_store else 1.0),
+                                    0.3 * (other.season == "home"))
+            for term in known:
                 score += term
         return score
 
     col = min(_free_places(p, c.row), key=lambda x: (-affinity(x[1]), abs(x[0]), x[0]))[0]
     return f"{c.row}:{col}"
-
-
-def _neighbourhood(p: Player) -> list[tuple[frozenset[str], frozenset[str], bool, bool]]:
-    """Per card of the village, what best_spot weighs: what it makes or holds, what it
-    takes, is it a store, is it the home card (once per decision)."""
-    key = ("neighbourhood", id(p))
-    known = _memo.get(key)
-    if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
-        return known[1]
-    out = []
-    for e in p.village:
-        other = CARDS[e["card"]]
-        out.append((makes(other) | frozenset(e["res"]), takes(other), other.kind == "store", other.season == "home"))
-    _memo[key] = (p, out)
-    return out
 
 
 def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
@@ -580,7 +595,7 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        shape = (row, tuple((e["row"], e["col"]) for e in p.village))
+        shape = (row, tuple([(e["row"], e["col"]) for e in p.village]))
         out = _free_known.get(shape)
         if out is None:
             if len(_free_known) > 20000:  # a bound, not a policy: shapes recur within a game
