@@ -740,13 +740,13 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     whose next upgrade lacks it (gold helps any), or a store that takes it."""
     village = p.village
     lacking = []  # by place: what each card's next upgrade lacks (``needs``)
-    # by resource: (place in the village, weight) of each card wanting it; only the best
-    # weight over them counts, so their order does not matter
-    wanted_by: dict[str, list[tuple[int, float]]] = {}
+    # by resource: the cards wanting it (places in the village), each with its best weight:
+    # only the best weight over them counts, so their order does not matter
+    wanted_by: dict[str, dict[int, float]] = {}
     for i, e in enumerate(village):
         store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
         for r, w in store:
-            wanted_by.setdefault(r, []).append((i, w))
+            _want(wanted_by, r, i, w)
         if cost is None:
             lacking.append(NO_NEEDS)
             continue
@@ -754,8 +754,9 @@ def transport_choice(p: Player, offered: list[str]) -> str:
         lacks = {r: n - res.get(r, 0) for r, n in cost if n > res.get(r, 0)}
         lacking.append(lacks)
         for r in lacks:
-            wanted_by.setdefault(r, []).append((i, weight))
-            wanted_by.setdefault("gold", []).append((i, 2.5))
+            _want(wanted_by, r, i, weight)
+        if lacks:
+            _want(wanted_by, "gold", i, 2.5)  # gold fills in for any of them
     maps: dict[int, dict[int, int]] = {}  # the steps from each card wanting something, once asked
     best, best_v = None, 0.0
     # the moves are walked as the rules list them (the offered moves, in their order): those
@@ -769,7 +770,7 @@ def transport_choice(p: Player, offered: list[str]) -> str:
             group = (src, r)
             lacks = lacking[src]
             closer = []
-            for target, weight in wanted_by.get(r, ()):
+            for target, weight in wanted_by.get(r, NO_NEEDS).items():
                 if target != src:
                     d = maps.get(target)
                     if d is None:
@@ -792,7 +793,15 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     return chosen
 
 
-NO_NEEDS: dict[str, int] = {}  # never changed
+NO_NEEDS: dict[Any, Any] = {}  # never changed
+
+
+def _want(wanted_by: dict[str, dict[int, float]], r: str, place: int, weight: float) -> None:
+    by_place = wanted_by.get(r)
+    if by_place is None:
+        wanted_by[r] = {place: weight}
+    elif by_place.get(place, -1.0) < weight:
+        by_place[place] = weight
 
 
 def _transport_wants(c: Card, level: int) -> tuple[tuple[tuple[str, float], ...], Any, float]:
