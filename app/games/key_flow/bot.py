@@ -189,7 +189,7 @@ _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not chan
 
 def steps_from(p: Player, start: int) -> dict[int, int]:
     """Steps along touching cards from the card at place ``start`` of the village to every
-    card reached (places in the village); nothing moves on from a store."""
+    card reached (places in the village), nearest first; nothing moves on from a store."""
     key = ("steps", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
@@ -224,7 +224,7 @@ def _steps(shape: tuple[tuple[str, int, bool], ...], start: int, near: tuple[tup
                 dist[b] = dist[a] + 1
                 if not shape[b][2]:  # nothing moves on from a store
                     todo.append(b)
-    return {i: dist[i] for i in sorted(dist)}
+    return dist  # nearest first, as reached
 
 
 def reachable_upgrade(p: Player, carts: int) -> int:
@@ -331,9 +331,9 @@ def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozens
     dist = steps_from(p, at)
     village = p.village
     left: dict[tuple[int, int, str], int] = {}  # (steps, place, kind) -> how many there
-    for i, d in dist.items():
+    for i, d in dist.items():  # nearest first (steps_from's order)
         if d > carts:  # farther than the carts reach: such a unit would not do either
-            continue
+            break
         x = village[i]
         if i != at and CARDS[x["card"]].kind != "store":
             for k, n in x["res"].items():

@@ -62,3 +62,30 @@ def test_the_table_of_panels_that_act_equals_use_of():
 def test_to_act_is_every_seat_acting(players, seed):
     for g in states(players, seed):  # every phase of a whole game
         assert kf.to_act(g) == frozenset(p.seat for p in g.players if rules.is_acting(g, p))
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (5, 2)])
+def test_steps_from_are_the_shortest_walks_nearest_first(players, seed):
+    """bot.moves_needed stops at the first card beyond the carts' reach: the kept steps must
+    come nearest first, and be the shortest walks along touching cards (none on from a store)."""
+    checked = 0
+    for step, g in enumerate(states(players, seed)):
+        if step % 7:
+            continue
+        for p in g.players:
+            bot._memo.clear()
+            village = p.village
+            for start in range(len(village)):
+                steps = bot.steps_from(p, start)
+                assert list(steps.values()) == sorted(steps.values())
+                # from scratch: grow the reached places one step at a time
+                reached, frontier, d = {start: 0}, [start], 0
+                while frontier:
+                    d += 1
+                    frontier = [b for a in frontier if a == start or CARDS[village[a]["card"]].kind != "store"
+                                for b in range(len(village)) if rules.touching(village[a], village[b])]
+                    frontier = [b for b in dict.fromkeys(frontier) if b not in reached]
+                    reached.update({b: d for b in frontier})
+                assert steps == reached
+                checked += 1
+    assert checked > 100
