@@ -77,67 +77,121 @@ class Line:
 
 
 class _Matching:
-    """Slots (card index, slot word) matched to item kinds, grown one unit at a time."""
+    """Slots (card, slot word) matched to item kinds, grown one unit at a time.
 
-    def __init__(self, supply: dict[str, int], powers: frozenset[str]) -> None:
-        self.supply = supply
-        self.powers = powers
-        self.used = {k: 0 for k in supply}
-        self.flow: dict[tuple[int, str], dict[str, int]] = {}
-        self._accept: dict[str, list[str]] = {}
+    Kinds and slots are numbers (``_Net``; the search asks this very often): ``state``
+    holds each kind's items left (at 0 .. K-1), then a row of K counts per slot node (a
+    node is the offset of its row); ``order`` lists the nodes in the order they first took
+    an item, the order rerouting tries them in."""
+
+    __slots__ = ("accept", "state", "order")
+
+    def __init__(self, accept: list[tuple[int, ...]], state: list[int], order: list[int]) -> None:
+        self.accept, self.state, self.order = accept, state, order
 
     def copy(self) -> "_Matching":
-        m = _Matching.__new__(_Matching)
-        m.supply, m.powers, m._accept = self.supply, self.powers, self._accept
-        m.used = self.used.copy()
-        m.flow = {node: f.copy() for node, f in self.flow.items()}
-        return m
+        return _Matching(self.accept, self.state.copy(), self.order.copy())
 
-    def kinds_for(self, slot: str) -> list[str]:
-        if slot not in self._accept:
-            # exact kinds before gold, so gold is kept for where only gold will do
-            self._accept[slot] = sorted((k for k in self.supply if accepts(slot, k, self.powers)),
-                                        key=lambda k: k == "gold")
-        return self._accept[slot]
-
-    def add(self, node: tuple[int, str]) -> bool:
-        """One more unit for this slot, rerouting earlier units if needed."""
-        return self._augment(node, set())
-
-    def _augment(self, node: tuple[int, str], seen: set[str]) -> bool:
-        kinds = self._accept.get(node[1])
-        if kinds is None:
-            kinds = self.kinds_for(node[1])
-        used, supply = self.used, self.supply
+    def _augment(self, node: int, seen: set[int]) -> bool:
+        """One more unit for this slot node, rerouting earlier units if needed."""
+        state = self.state
+        kinds = self.accept[node]
         for kind in kinds:
-            if used[kind] < supply[kind] and kind not in seen:
-                used[kind] += 1
-                f = self.flow.get(node)
-                if f is None:
-                    self.flow[node] = {kind: 1}
-                else:
-                    f[kind] = f.get(kind, 0) + 1
+            if state[kind] and kind not in seen:
+                state[kind] -= 1
+                state[node + kind] += 1
+                if node not in self.order:
+                    self.order.append(node)
                 return True
         for kind in kinds:
             if kind in seen:
                 continue
             seen.add(kind)
-            # no copy of the items needed: flow gains a key only just before returning True
-            for other, f in self.flow.items():
-                if f.get(kind) and other != node and self._augment(other, seen):  # f.get: a count, never < 0
-                    f[kind] -= 1
-                    mine = self.flow.setdefault(node, {})
-                    mine[kind] = mine.get(kind, 0) + 1
+            # no copy of the nodes needed: order gains a node only just before returning True
+            for other in self.order:
+                if state[other + kind] and other != node and self._augment(other, seen):
+                    state[other + kind] -= 1
+                    state[node + kind] += 1
+                    if node not in self.order:
+                        self.order.append(node)
                     return True
         return False
 
-    def add_set(self, index: int, variant: Variant) -> bool:
-        """One more set of the variant's slots on card ``index`` (False, part added, when
+    def add_set(self, nodes: tuple[int, ...]) -> bool:
+        """One more set of a variant's slots (its nodes on one card) (False, part added, when
         the items will not do: callers grow a copy)."""
-        for slot in variant.slots:
-            if not self._augment((index, slot), set()):
-                return False
+        state, order = self.state, self.order
+        for node in nodes:
+            # _augment's first try, inline (most units go straight to an item left)
+            for kind in self.accept[node]:
+                if state[kind]:
+                    state[kind] -= 1
+                    state[node + kind] += 1
+                    if node not in order:
+                        order.append(node)
+                    break
+            else:
+                if not self._augment(node, set()):
+                    return False
         return True
+
+
+class _Net:
+    """The numbers of one search: the item kinds (in supply order), a slot node per (card,
+    slot word), and which kinds each node takes (exact kinds before gold, so gold is kept
+    for where only gold will do)."""
+
+    def __init__(self, supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
+                 powers: frozenset[str]) -> None:
+        self.kinds = kinds = list(supply)
+        names = tuple(kinds)
+        width = max(len(kinds), 1)  # rows never overlap, even with no kinds
+        at: dict[tuple[int, str], int] = {}
+        self.owner: dict[int, int] = {}  # node -> card
+        self.accept: list[tuple[int, ...]] = [()] * width
+        self.nodes: list[list[tuple[int, ...]]] = []  # by card, by variant: the nodes of one set
+        for c, (_, variants) in enumerate(cards):
+            per_variant = []
+            for variant in variants:
+                for slot in variant.slots:
+                    if (c, slot) not in at:
+                        node = at[(c, slot)] = len(self.accept)
+                        self.owner[node] = c
+                        self.accept += [_takes(slot, names, powers)] + [()] * (width - 1)
+                per_variant.append(tuple(at[(c, slot)] for slot in variant.slots))
+            self.nodes.append(per_variant)
+        self.start = list(supply.values()) + [0] * (len(self.accept) - len(kinds))
+
+    def fresh(self) -> _Matching:
+        """A matching that has taken nothing yet."""
+        return _Matching(self.accept, self.start.copy(), [])
+
+    def items(self, m: _Matching, card: int) -> dict[str, int]:
+        """What the matching gives one card, by kind (in kind order)."""
+        out: dict[str, int] = {}
+        kinds, state = self.kinds, m.state
+        for node in m.order:
+            if self.owner[node] == card:
+                for k, kind in enumerate(kinds):
+                    if n := state[node + k]:
+                        out[kind] = out.get(kind, 0) + n
+        return dict(sorted(out.items()))
+
+
+def _takes(slot: str, kinds: tuple[str, ...], powers: frozenset[str]) -> tuple[int, ...]:
+    """The kinds (by number) a slot takes, exact kinds before gold, so gold is kept for where
+    only gold will do."""
+    known = _taking.get((slot, kinds, powers))
+    if known is None:
+        if len(_taking) > 20000:  # a bound, not a policy: the same few supplies recur
+            _taking.clear()
+        exact = [k for k, kind in enumerate(kinds) if kind != "gold" and accepts(slot, kind, powers)]
+        gold = [k for k, kind in enumerate(kinds) if kind == "gold" and accepts(slot, kind, powers)]
+        known = _taking[(slot, kinds, powers)] = tuple(exact + gold)
+    return known
+
+
+_taking: dict[tuple[str, tuple[str, ...], frozenset[str]], tuple[int, ...]] = {}  # a pure function of its words
 
 
 def best_allocation(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
@@ -207,14 +261,19 @@ def winter_groups(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, 
 
 def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, ...]]],
                  powers: frozenset[str], sink: bool = True) -> tuple[int, list[Line]]:
-    def sets_alone(variants: tuple[Variant, ...]) -> list[int]:
-        return [_max_sets(_Matching(supply, powers), 0, v) for v in variants]
+    everything = cards + ([("gold", (GOLD_SINK,))] if sink else [])
+    net = _Net(supply, everything, powers)
+
+    def sets_alone(card: int) -> list[int]:
+        return [_max_sets(net.fresh(), nodes) for nodes in net.nodes[card]]
     # The richest cards first: a good allocation is found early and prunes the rest.
-    most = [sets_alone(variants) for _, variants in cards]
+    most = [sets_alone(c) for c in range(len(cards))]
     richness = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, cards)]
     order = sorted(range(len(cards)), key=lambda i: -richness[i])
-    entries = [cards[i] for i in order] + ([("gold", (GOLD_SINK,))] if sink else [])
-    most = [most[i] for i in order] + ([sets_alone((GOLD_SINK,))] if sink else [])
+    picks = order + ([len(cards)] if sink else [])  # the search's cards, by their place in ``everything``
+    entries = [everything[c] for c in picks]
+    slot_nodes = [net.nodes[c] for c in picks]
+    most = [most[i] for i in order] + ([sets_alone(len(cards))] if sink else [])
     alone = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, entries)]
     rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
     # Each slot takes one item: the cards from i on make at most the items left times the
@@ -251,7 +310,7 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
                 # The last card (unallocated gold, as a rule): only its most sets can beat the
                 # best, and a one-slot set that does not fit changes nothing, so one copy grows.
                 grown, k = m.copy(), 0
-                while k < most[i][vi] and grown.add_set(i, variant):
+                while k < most[i][vi] and grown.add_set(slot_nodes[i][vi]):
                     k += 1
                 if points + k * variant.points > best["points"]:  # type: ignore[operator]
                     choice.append((vi, k))
@@ -261,7 +320,7 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
             snapshots = [m]
             while len(snapshots) <= most[i][vi]:  # grow this card one set at a time while the items allow
                 nxt = snapshots[-1].copy()
-                if not nxt.add_set(i, variant):
+                if not nxt.add_set(slot_nodes[i][vi]):
                     break
                 snapshots.append(nxt)
             for k in range(len(snapshots) - 1, -1, -1):
@@ -273,24 +332,16 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
                 search(i + 1, snapshots[k], points + k * variant.points, used + k * size, choice)
                 choice.pop()
 
-    search(0, _Matching(supply, powers), 0, 0, [])
+    search(0, net.fresh(), 0, 0, [])
     matching: _Matching = best["matching"]  # type: ignore[assignment]
-    lines: list[Line] = []
-    for i, ((key, variants), (vi, k)) in enumerate(zip(entries, best["choice"])):  # type: ignore[arg-type]
-        items: dict[str, int] = {}
-        for (index, _), f in matching.flow.items():
-            if index == i:
-                for kind, n in f.items():
-                    if n:
-                        items[kind] = items.get(kind, 0) + n
-        lines.append(Line(key, variants[vi].label, k, k * variants[vi].points, dict(sorted(items.items()))))
-    by_card = {id(entries[j]): lines[j] for j in range(len(entries))}
-    lines = [by_card[id(cards[i])] for i in range(len(cards))] + (lines[-1:] if sink else [])
+    lines: list[Line | None] = [None] * len(everything)  # by card, as given
+    for c, (key, variants), (vi, k) in zip(picks, entries, best["choice"]):  # type: ignore[call-overload]
+        lines[c] = Line(key, variants[vi].label, k, k * variants[vi].points, net.items(matching, c))
     return best["points"], lines  # type: ignore[return-value]
 
 
-def _max_sets(m: _Matching, index: int, variant: Variant) -> int:
+def _max_sets(m: _Matching, nodes: tuple[int, ...]) -> int:
     k = 0
-    while m.add_set(index, variant):
+    while m.add_set(nodes):
         k += 1
     return k
