@@ -160,11 +160,31 @@ class _Net:
                         self.accept += [_takes(slot, names, powers)] + [()] * (width - 1)
                 per_variant.append(tuple(at[(c, slot)] for slot in variant.slots))
             self.nodes.append(per_variant)
+        self.key = (tuple(supply.items()), powers)
         self.start = list(supply.values()) + [0] * (len(self.accept) - len(kinds))
 
     def fresh(self) -> _Matching:
         """A matching that has taken nothing yet."""
         return _Matching(self.accept, self.start.copy(), [])
+
+    def sets_alone(self, nodes: tuple[int, ...], variant: Variant) -> int:
+        """The most sets of this variant (its nodes on one card) the items make with no
+        other card: the same few supplies recur, so each is matched once."""
+        key = (self.key, variant.slots)
+        known = _alone.get(key)
+        if known is None:
+            if len(_alone) > 20000:  # a bound, not a policy
+                _alone.clear()
+            start = self.start
+            # No slot takes more units than its kinds hold: a set past that cannot fit (and
+            # the failing search that would say so is spared).
+            cap = min([sum(start[:len(self.kinds)]) // len(nodes)]
+                      + [sum(start[k] for k in self.accept[node]) // nodes.count(node) for node in set(nodes)])
+            m, known = self.fresh(), 0
+            while known < cap and m.add_set(nodes):
+                known += 1
+            _alone[key] = known
+        return known
 
     def items(self, m: _Matching, card: int) -> dict[str, int]:
         """What the matching gives one card, by kind (in kind order)."""
@@ -191,6 +211,7 @@ def _takes(slot: str, kinds: tuple[str, ...], powers: frozenset[str]) -> tuple[i
     return known
 
 
+_alone: dict[tuple[object, tuple[str, ...]], int] = {}  # (supply, powers, slots) -> most sets alone
 _taking: dict[tuple[str, tuple[str, ...], frozenset[str]], tuple[int, ...]] = {}  # a pure function of its words
 
 
@@ -265,7 +286,7 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
     net = _Net(supply, everything, powers)
 
     def sets_alone(card: int) -> list[int]:
-        return [_max_sets(net.fresh(), nodes) for nodes in net.nodes[card]]
+        return [net.sets_alone(nodes, variant) for nodes, variant in zip(net.nodes[card], everything[card][1])]
     # The richest cards first: a good allocation is found early and prunes the rest.
     most = [sets_alone(c) for c in range(len(cards))]
     richness = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, cards)]
@@ -287,61 +308,63 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
                 rate[i] = (variant.points, len(variant.slots))
     total = sum(supply.values())
 
+    per = [p for p, _ in rate]
+    slots_per = [n for _, n in rate]
+
     def rest(i: int, used: int) -> int:
         """At most what the cards from i on can make, with ``used`` items taken before them."""
-        per, slots = rate[i]
-        return min(rest_bound[i], (total - used) * per // slots)
-    best: dict[str, object] = {"points": -1, "choice": None, "matching": None}
+        bound = (total - used) * per[i] // slots_per[i]
+        return bound if bound < rest_bound[i] else rest_bound[i]
+    best: list = [-1, None, None]  # points, choice, matching
     last = len(entries) - 1
 
     def search(i: int, m: _Matching, points: int, used: int, choice: list[tuple[int, int]]) -> None:
-        if points + rest(i, used) <= best["points"]:  # type: ignore[operator]
+        # (every call below has checked that the bound can beat the best)
+        if i > last:
+            best[:] = points, list(choice), m
             return
-        if i == len(entries):
-            best.update(points=points, choice=list(choice), matching=m)
-            return
-        for vi, variant in enumerate(entries[i][1]):
-            size = len(variant.slots)
+        variants, slots, most_i = entries[i][1], slot_nodes[i], most[i]
+        for vi, variant in enumerate(variants):
+            size, worth = len(variant.slots), variant.points
             # A card never takes more sets than it could with every item to itself: past
             # that (or when even that cannot beat the best) no matching need be tried.
-            if points + most[i][vi] * variant.points + rest(i + 1, used) <= best["points"]:  # type: ignore[operator]
+            if points + most_i[vi] * worth + rest(i + 1, used) <= best[0]:
                 continue
-            if i == last and len(variant.slots) == 1:
+            if i == last and size == 1:
                 # The last card (unallocated gold, as a rule): only its most sets can beat the
-                # best, and a one-slot set that does not fit changes nothing, so one copy grows.
+                # best, and a one-slot set that does not fit changes nothing, so one copy grows
+                # (each unit takes one item left: with none left, no search is needed to fail).
                 grown, k = m.copy(), 0
-                while k < most[i][vi] and grown.add_set(slot_nodes[i][vi]):
+                while k < most_i[vi] and used + k < total and grown.add_set(slots[vi]):
                     k += 1
-                if points + k * variant.points > best["points"]:  # type: ignore[operator]
+                if points + k * worth > best[0]:
                     choice.append((vi, k))
-                    search(i + 1, grown, points + k * variant.points, used + k * size, choice)
+                    search(i + 1, grown, points + k * worth, used + k, choice)
                     choice.pop()
                 continue
             snapshots = [m]
-            while len(snapshots) <= most[i][vi]:  # grow this card one set at a time while the items allow
+            # grow this card one set at a time while the items allow (a set takes ``size``
+            # items left: with fewer left, no search is needed to fail)
+            while len(snapshots) <= most_i[vi] and used + len(snapshots) * size <= total:
                 nxt = snapshots[-1].copy()
-                if not nxt.add_set(slot_nodes[i][vi]):
+                if not nxt.add_set(slots[vi]):
                     break
                 snapshots.append(nxt)
             for k in range(len(snapshots) - 1, -1, -1):
-                if points + k * variant.points + rest_bound[i + 1] <= best["points"]:  # type: ignore[operator]
+                if points + k * worth + rest_bound[i + 1] <= best[0]:
                     break
-                if points + k * variant.points + rest(i + 1, used + k * size) <= best["points"]:  # type: ignore[operator]
+                if points + k * worth + rest(i + 1, used + k * size) <= best[0]:
                     continue  # fewer sets leave more items: the next k may still beat the best
                 choice.append((vi, k))
-                search(i + 1, snapshots[k], points + k * variant.points, used + k * size, choice)
+                search(i + 1, snapshots[k], points + k * worth, used + k * size, choice)
                 choice.pop()
 
     search(0, net.fresh(), 0, 0, [])
-    matching: _Matching = best["matching"]  # type: ignore[assignment]
+    matching: _Matching = best[2]
     lines: list[Line | None] = [None] * len(everything)  # by card, as given
-    for c, (key, variants), (vi, k) in zip(picks, entries, best["choice"]):  # type: ignore[call-overload]
+    for c, (key, variants), (vi, k) in zip(picks, entries, best[1]):
         lines[c] = Line(key, variants[vi].label, k, k * variants[vi].points, net.items(matching, c))
-    return best["points"], lines  # type: ignore[return-value]
+    return best[0], lines  # type: ignore[return-value]
 
 
-def _max_sets(m: _Matching, nodes: tuple[int, ...]) -> int:
-    k = 0
-    while m.add_set(nodes):
-        k += 1
-    return k
+
