@@ -18,6 +18,7 @@ test in tests/games/key_flow/test_allocation.py checks optimality on small cases
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from .content import ANIMALS, BASIC, SKILLS, Variant
 
@@ -205,12 +206,32 @@ def _takes(slot: str, kinds: tuple[str, ...], powers: frozenset[str]) -> tuple[i
     if known is None:
         if len(_taking) > 20000:  # a bound, not a policy: the same few supplies recur
             _taking.clear()
-        exact = [k for k, kind in enumerate(kinds) if kind != "gold" and accepts(slot, kind, powers)]
-        gold = [k for k, kind in enumerate(kinds) if kind == "gold" and accepts(slot, kind, powers)]
+        taken = _taken_by((slot,), powers, kinds)
+        exact = [k for k, kind in enumerate(kinds) if kind != "gold" and kind in taken]
+        gold = [k for k, kind in enumerate(kinds) if kind == "gold" and kind in taken]
         known = _taking[(slot, kinds, powers)] = tuple(exact + gold)
     return known
 
 
+def _taken_by(words: tuple[str, ...], powers: frozenset[str], kinds: Iterable[str]) -> set[str]:
+    """The kinds (of ``kinds``) that one of these slot words takes: each (words, kind) asked
+    of ``accepts`` once (a card's words take the same few kinds game after game)."""
+    table = _tables.get((words, powers))
+    if table is None:
+        if len(_tables) > 5000:  # a bound, not a policy
+            _tables.clear()
+        table = _tables[(words, powers)] = {}
+    out = set()
+    for kind in kinds:
+        known = table.get(kind)
+        if known is None:
+            known = table[kind] = any(accepts(slot, kind, powers) for slot in words)
+        if known:
+            out.add(kind)
+    return out
+
+
+_tables: dict[tuple[tuple[str, ...], frozenset[str]], dict[str, bool]] = {}  # (words, powers) -> kind -> taken
 _alone: dict[tuple[object, tuple[str, ...]], int] = {}  # (supply, powers, slots) -> most sets alone
 _taking: dict[tuple[str, tuple[str, ...], frozenset[str]], tuple[int, ...]] = {}  # a pure function of its words
 
@@ -258,10 +279,8 @@ def winter_groups(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, 
                   powers: frozenset[str]) -> list[tuple[list[int], set[str]]]:
     """Groups of cards (indices) linked by an item kind two of them could take, each with
     the kinds it could take (in supply order)."""
-    takes = []
-    for _, variants in cards:
-        slots = {slot for v in variants for slot in v.slots}  # each word asked once
-        takes.append({k for k in supply if any(accepts(slot, k, powers) for slot in slots)})
+    takes = [_taken_by(tuple({slot: 0 for v in variants for slot in v.slots}), powers, supply)
+             for _, variants in cards]
     parent = list(range(len(cards)))
 
     def root(i: int) -> int:
