@@ -176,12 +176,14 @@ def res_text(counts: dict[str, int]) -> str:
 
 def powers(p: Player) -> frozenset[str]:
     """The boats' ongoing powers this player has (boats placed before this turn)."""
-    found = [power for e in p.village if (power := _POWER[e["card"]])]
-    return frozenset(found) if found else NO_POWERS
+    boats = _POWERED.intersection(map(_card_of, p.village))  # the village's cards, read in C
+    return frozenset([_POWER[cid] for cid in boats]) if boats else NO_POWERS
 
 
 NO_POWERS: frozenset[str] = frozenset()
 _POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's power, or none
+_POWERED = frozenset(cid for cid, power in _POWER.items() if power)  # the cards with a power
+_card_of = itemgetter("card")
 
 
 def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
@@ -280,7 +282,10 @@ def touching(a: Entry, b: Entry) -> bool:
 def neighbours(village: list[Entry]) -> tuple[tuple[int, ...], ...]:
     """For each card of the village (by place in the list), the places of the cards it
     touches, in village order. Transport and the bot ask this many times for few shapes."""
-    return shape_neighbours(tuple([(e["row"], e["col"]) for e in village]))
+    return shape_neighbours(tuple(map(_place_of, village)))
+
+
+_place_of = itemgetter("row", "col")
 
 
 _shapes: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], ...]] = {}  # a pure function of the shape
@@ -647,19 +652,26 @@ def iter_moves(p: Player) -> Iterator[tuple[Entry, Entry, str]]:
 def iter_move_places(p: Player) -> Iterator[tuple[int, int, str]]:
     """``iter_moves`` with each card given by its place in the village."""
     village = p.village
-    near = neighbours(village)
+    near = None  # the cards each card touches, once a card holds resources
     for i, a in enumerate(village):
         res = a["res"]
-        if not res or CARDS[a["card"]].kind == "store":
+        if not res or a["card"] in _STORES:
             continue
+        if near is None:
+            near = neighbours(village)
         for r in RESOURCES:
             if not res.get(r):
                 continue
             for j in near[i]:
-                to = CARDS[village[j]["card"]]
-                if to.kind == "store" and r not in to.accepts:
+                if r in _REFUSES[village[j]["card"]]:
                     continue
                 yield i, j, r
+
+
+_STORES = frozenset(cid for cid, c in CARDS.items() if c.kind == "store")
+# by card id: the resources a move may not bring onto it (a store takes only its own)
+_REFUSES = {cid: frozenset(RESOURCES) - frozenset(c.accepts) if c.kind == "store" else frozenset()
+            for cid, c in CARDS.items()}
 
 
 def transport_options(p: Player, left: int) -> list[Option]:
@@ -695,12 +707,23 @@ def can_pay(p: Player, e: Entry, cost: Cost, pw: frozenset[str]) -> dict[str, in
 
 def iter_upgrades(g: Game, p: Player) -> Iterator[Entry]:
     """The cards whose next upgrade the player can pay now (while upgrade tiles last)."""
-    pw = powers(p)
+    if not g.tile_supply:
+        return
+    pw = None  # the boats' powers, once a card needs them
     for e in p.village:
-        c = CARDS[e["card"]]
-        level = live_panel(e)
-        if level < len(c.costs) and g.tile_supply and can_pay(p, e, c.costs[level], pw) is not None:
-            yield e
+        needs = _UPGRADE_NEEDS[e["card"]]
+        level = len(e["tiles"])
+        # each resource on the card pays at most one of the cost (gold or the Keyflower boat
+        # stand in, never add): a card holding fewer than the cost takes can never pay it
+        if level < len(needs) and needs[level] <= (sum(e["res"].values()) if e["res"] else 0):
+            if pw is None:
+                pw = powers(p)
+            if can_pay(p, e, CARDS[e["card"]].costs[level], pw) is not None:
+                yield e
+
+
+# by card id, by panel: how many resources its next upgrade takes (no entry past the last)
+_UPGRADE_NEEDS = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) for cid, c in CARDS.items()}
 
 
 def iter_flips(p: Player) -> Iterator[Entry]:
@@ -905,37 +928,31 @@ def items(p: Player) -> dict[str, int]:
     out: dict[str, int] = {}
     get = out.get
     for e in p.village:
-        c = CARDS[e["card"]]
-        for r, n in e["res"].items():
-            out[r] = get(r, 0) + n
-        for a in c.animals:
-            out[f"icon:{a}"] = get(f"icon:{a}", 0) + 1
-        if c.boat:
-            out["boat"] = get("boat", 0) + 1
-        if _carts(e["card"], len(e["tiles"])):
-            out["cart"] = get("cart", 0) + 1
+        if e["res"]:
+            for r, n in e["res"].items():
+                out[r] = get(r, 0) + n
+        for kind in _CARD_ITEMS[e["card"]][len(e["tiles"])]:
+            out[kind] = get(kind, 0) + 1
     for s in SKILLS:
         out[s] = get(s, 0) + p.skills[s] + p.doubles[s]
     out["token"] = get("token", 0) + p.tokens
     for cid in p.under_store:
-        kind = _kcards.get(cid)
-        if kind is None:
-            c = CARDS[cid]
-            kind = _kcards[cid] = f"kcard:{c.colour}:{c.animal or '-'}"
+        kind = _KCARD_ITEM[cid]
         out[kind] = get(kind, 0) + 1
     return {k: n for k, n in out.items() if n}
 
 
-_kcards: dict[str, str] = {}  # a keyple card's item kind, by card id (content does not change)
-_transports: dict[tuple[str, int], bool] = {}  # by (card, panel)
+def _card_items(c: Card, panel: int) -> tuple[str, ...]:
+    """The items a village card is itself, showing this panel: its animal icons, a boat, and
+    a cart when the panel transports."""
+    return (tuple(f"icon:{a}" for a in c.animals) + (("boat",) if c.boat else ())
+            + (("cart",) if any(x.kind == "transport" for x in c.panels[panel].action) else ()))
 
 
-def _carts(card_id: str, panel: int) -> bool:
-    """Does this panel transport (the card counts as a cart in winter)?"""
-    known = _transports.get((card_id, panel))
-    if known is None:
-        known = _transports[(card_id, panel)] = any(x.kind == "transport" for x in CARDS[card_id].panels[panel].action)
-    return known
+# by card id, by panel: _card_items (content does not change; items() is asked very often)
+_CARD_ITEMS = {cid: tuple(_card_items(c, panel) for panel in range(len(c.panels))) for cid, c in CARDS.items()}
+# a keyple card's item kind, by card id
+_KCARD_ITEM = {cid: f"kcard:{c.colour}:{c.animal or '-'}" for cid, c in CARDS.items()}
 
 
 def animal_count(p: Player, animal: str) -> int:
