@@ -329,11 +329,32 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
 
     per = [p for p, _ in rate]
     slots_per = [n for _, n in rate]
+    # The cards from i on take only the items of the kinds they could take: at most the
+    # supply of those kinds, whatever the cards before them took.
+    reach = [0] * (len(entries) + 1)
+    kinds: set[int] = set()
+    for i in range(len(entries) - 1, -1, -1):
+        kinds.update(k for nodes in slot_nodes[i] for node in nodes for k in net.accept[node])
+        reach[i] = sum(net.start[k] for k in kinds)
+
+    # each card's best points per item and most points alone, best rate first
+    rates = [sorted(((max(v.points / len(v.slots) for v in entries[j][1]), alone[j]) for j in range(i, len(entries))),
+                    reverse=True) for i in range(len(entries) + 1)]
 
     def rest(i: int, used: int) -> int:
         """At most what the cards from i on can make, with ``used`` items taken before them."""
-        bound = (total - used) * per[i] // slots_per[i]
-        return bound if bound < rest_bound[i] else rest_bound[i]
+        left = total - used
+        if left > reach[i]:
+            left = reach[i]
+        got = 0.0
+        for r, cap in rates[i]:
+            if left * r >= cap:
+                got += cap
+                left -= cap / r
+            else:
+                got += left * r
+                break
+        return int(got + 1e-9)
     best: list = [-1, None, None]  # points, choice, matching
     last = len(entries) - 1
 
