@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterator, NamedTuple
 
 from app.games.gamelog import GameLog
@@ -166,7 +166,10 @@ def live_panel(e: Entry) -> int:
 
 
 def live_action(e: Entry) -> tuple[Effect, ...]:
-    return CARDS[e["card"]].panels[len(e["tiles"])].action  # live_panel, inline: asked very often
+    return _ACTIONS[e["card"]][len(e["tiles"])]  # live_panel, inline: asked very often
+
+
+_ACTIONS = {cid: tuple(panel.action for panel in c.panels) for cid, c in CARDS.items()}  # by card id, by panel
 
 
 def res_text(counts: dict[str, int]) -> str:
@@ -184,6 +187,7 @@ NO_POWERS: frozenset[str] = frozenset()
 _POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's power, or none
 _POWERED = frozenset(cid for cid, power in _POWER.items() if power)  # the cards with a power
 _card_of = itemgetter("card")
+_BRAINWAVE = frozenset(cid for cid, power in _POWER.items() if power == "brainwave")
 
 
 def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
@@ -321,7 +325,7 @@ def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
     may reach there: its own village first, then the others by seat."""
     n = players_n(g)
     lo, hi = EVERY_COL
-    if c.keyples <= 2 and "brainwave" in powers(p):
+    if c.keyples <= 2 and not _BRAINWAVE.isdisjoint(map(_card_of, p.village)):  # "brainwave" in powers(p)
         arrows = "LDR"
     else:
         arrows = c.arrows
@@ -453,8 +457,11 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
     else:
         p.chosen = {"card": p.choosing, "use": "build", "row": kind, "col": int(rest)}
     p.choosing = None
-    if all(q.chosen for q in g.players):
+    if all(map(_chosen_of, g.players)):
         reveal(g)
+
+
+_chosen_of = attrgetter("chosen")
 
 
 # --- The reveal: everything resolves against the state before the turn ---

@@ -31,13 +31,14 @@ def accepts(slot: str, kind: str, powers: frozenset[str] = frozenset()) -> bool:
     Item kinds: a resource or skill name, "token", "boat", "cart", "icon:<animal>" (an animal
     on a village card), "kcard:<colour>:<animal or ->" (a keyple card under the store card).
     """
-    known = _accepted.get((slot, kind, powers))
-    if known is None:
-        known = _accepted[(slot, kind, powers)] = _accepts(slot, kind, powers)
-    return known
+    try:
+        return _accepted[powers][slot][kind]  # no key tuple made: asked very often
+    except KeyError:
+        known = _accepted.setdefault(powers, {}).setdefault(slot, {})[kind] = _accepts(slot, kind, powers)
+        return known
 
 
-_accepted: dict[tuple[str, str, frozenset[str]], bool] = {}  # a pure function of few words: asked very often
+_accepted: dict[frozenset[str], dict[str, dict[str, bool]]] = {}  # by powers, slot, kind: a pure function
 
 
 def _accepts(slot: str, kind: str, powers: frozenset[str]) -> bool:
