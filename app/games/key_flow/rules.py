@@ -803,6 +803,9 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     if g.phase == TOKENS:
         check_tokens_over(g)
     elif not any(q.jobs for q in g.players):
+        # the turn ends: the hands pass or the tokens start, setting every seat's fields, and
+        # the others' players are the earlier game's (clone's ``only``)
+        g.players = [q if q is p else _made(Player, q.__dict__.copy()) for q in g.players]
         after_turn(g)
 
 
@@ -887,8 +890,11 @@ def use_tokens(g: Game, p: Player, option_id: str) -> None:
 
 
 def check_tokens_over(g: Game) -> None:
-    for p in g.players:
+    for seat, p in enumerate(g.players):
         if not p.jobs and not p.done and not can_use_tokens(p):
+            # a player of its own: after a decision or a token, the others are the earlier
+            # game's (clone's ``only``)
+            g.players[seat] = p = _made(Player, p.__dict__.copy())
             p.done = True
     if all(p.done and not p.jobs for p in g.players):
         end_season(g)
@@ -1135,7 +1141,7 @@ def chooser_copy(g: Game, seat: Seat) -> Game:
     ``choosing`` or ``chosen`` (to a new dict), so the new game and the chooser share every
     list and dict with the old ones, and the other players are the old ones. Most of a
     draft's steps are such choices, and no step ever changes a player, list or dict of a
-    game it was given (any other step copies them all)."""
+    game it was given (any other step copies what it changes)."""
     attrs = g.__dict__.copy()
     players = list(g.players)
     players[seat] = _made(Player, players[seat].__dict__.copy())
@@ -1149,12 +1155,12 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     running their ``__init__`` (every field is set here); tests/games/key_flow/
     test_properties.py checks the copy equals the generic one and shares nothing mutable.
 
-    With ``only``, the other seats' players are new objects sharing their lists and dicts
-    with ``g``: a decision after a reveal or a keyple token changes only that seat's own
-    things and the game's (end_season, which changes every village, first calls
-    ``own_players``)."""
-    players = [_player_copy(p) if only is None or seat == only else _made(Player, p.__dict__.copy())
-               for seat, p in enumerate(g.players)]
+    With ``only``, the other seats' players are those of ``g``: a decision after a reveal
+    or a keyple token changes only that seat's own things and the game's, until a step
+    sets another seat's field, which first gives that seat a player of its own
+    (``check_tokens_over``, ``do_job`` before ``after_turn``; end_season, which changes
+    every village, first calls ``own_players``)."""
+    players = [_player_copy(p) if only is None or seat == only else p for seat, p in enumerate(g.players)]
     attrs = g.__dict__.copy()
     attrs["players"] = players
     attrs["options"] = g.options.copy()
