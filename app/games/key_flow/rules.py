@@ -155,8 +155,9 @@ _places: dict[str, dict[int, str]] = {ROAD: {}, RIVER: {}}  # by row, by column:
 
 def find(p: Player, place: str) -> Entry:
     row, _, col = place.partition(".")
+    at = int(col)
     for e in p.village:
-        if e["row"] == row and e["col"] == int(col):
+        if e["col"] == at and e["row"] == row:
             return e
     raise IllegalAction(f"There is no card at {place} in that village.")
 
@@ -659,18 +660,19 @@ def iter_moves(p: Player) -> Iterator[tuple[Entry, Entry, str]]:
 def iter_move_places(p: Player) -> Iterator[tuple[int, int, str]]:
     """``iter_moves`` with each card given by its place in the village."""
     village = p.village
-    near = None  # the cards each card touches, once a card holds resources
+    near = refuses = None  # the cards each card touches, and what each refuses, once a card holds resources
     for i, a in enumerate(village):
         res = a["res"]
         if not res or a["card"] in _STORES:
             continue
         if near is None:
             near = neighbours(village)
+            refuses = [_REFUSES[e["card"]] for e in village]
         for r in RESOURCES:
             if not res.get(r):
                 continue
             for j in near[i]:
-                if r in _REFUSES[village[j]["card"]]:
+                if r in refuses[j]:  # type: ignore[index]
                     continue
                 yield i, j, r
 
