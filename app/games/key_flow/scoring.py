@@ -342,20 +342,23 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
     rates = [sorted(((max(v.points / len(v.slots) for v in entries[j][1]), alone[j]) for j in range(i, len(entries))),
                     reverse=True) for i in range(len(entries) + 1)]
 
+    known = [[-1] * (total + 1) for _ in range(len(entries) + 1)]  # rest(i, used), once asked
+
     def rest(i: int, used: int) -> int:
         """At most what the cards from i on can make, with ``used`` items taken before them."""
-        left = total - used
-        if left > reach[i]:
-            left = reach[i]
-        got = 0.0
-        for r, cap in rates[i]:
-            if left * r >= cap:
-                got += cap
-                left -= cap / r
-            else:
-                got += left * r
-                break
-        return int(got + 1e-9)
+        bound = known[i][used]
+        if bound < 0:
+            left: float = min(total - used, reach[i])
+            got = 0.0
+            for r, cap in rates[i]:
+                if left * r >= cap:
+                    got += cap
+                    left -= cap / r
+                else:
+                    got += left * r
+                    break
+            bound = known[i][used] = int(got + 1e-9)
+        return bound
     best: list = [-1, None, None]  # points, choice, matching
     last = len(entries) - 1
 
