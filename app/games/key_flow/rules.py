@@ -265,8 +265,22 @@ def deal(g: Game, size: int) -> None:
 
 def spots(p: Player, row: str) -> list[int]:
     """Free columns of a row where a new card touches a card already in the village."""
-    road = {e["col"] for e in p.village if e["row"] == ROAD}
-    river = {e["col"] for e in p.village if e["row"] == RIVER}
+    shape = tuple(map(_place_of, p.village))
+    known = _spots.get((shape, row))
+    if known is None:  # a pure function of the village's shape: shapes recur all game
+        if len(_spots) > 20000:  # a bound, not a policy
+            _spots.clear()
+        known = _spots[(shape, row)] = shape_spots(shape, row)
+    return list(known)
+
+
+_spots: dict[tuple[tuple[tuple[str, int], ...], str], list[int]] = {}
+
+
+def shape_spots(shape: tuple[tuple[str, int], ...], row: str) -> list[int]:
+    """``spots`` of a village given as its (row, column) per card."""
+    road = {col for r, col in shape if r == ROAD}
+    river = {col for r, col in shape if r == RIVER}
     cols = road | river
     out = []
     for c in range(min(cols) - 1, max(cols) + 2):
