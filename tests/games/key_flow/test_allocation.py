@@ -115,3 +115,24 @@ def test_independent_groups_of_cards_score_as_one_search_of_them_all():
         points, lines = best_allocation(supply, cards)
         plain, _ = exact_search({k: n for k, n in sorted(supply.items()) if n}, cards, frozenset())
         assert points == plain == sum(line.points for line in lines), (supply, [n for n, _ in cards])
+
+
+def test_a_final_village_keeps_its_allocation_line_for_line():
+    """A final village of a 2-player bot game, where several allocations make
+    the best points: the search must find the same one, item for item, as it always has
+    (the lines are in the game's dump; a faster search must not pick another)."""
+    supply = {"gold": 11, "cart": 4, "stone": 2, "icon:sheep": 2, "icon:cow": 1, "token": 7, "kcard:blue:-": 4,
+              "kcard:blue:pig": 2, "kcard:blue:sheep": 1, "kcard:blue:cow": 1, "kcard:green:-": 1, "kcard:red:-": 7,
+              "kcard:red:sheep": 1, "kcard:yellow:pig": 1, "kcard:yellow:cow": 1, "kcard:yellow:-": 1}
+    names = ["Jeweller", "Wainwright", "Village Hall", "Mercers' Guild", "Craftsmen's Guild", "Stockyard", "Taproom",
+             "Apothecary", "Dairy"]
+    points, lines = best_allocation(supply, [(name, RULES[name]) for name in names])
+    assert points == 99
+    assert [(line.key, line.sets, line.items) for line in lines] == [
+        ("Jeweller", 11, {"gold": 11}), ("Wainwright", 4, {"cart": 4}),
+        ("Village Hall", 8, {"kcard:red:-": 7, "kcard:red:sheep": 1}), ("Mercers' Guild", 0, {}),
+        ("Craftsmen's Guild", 0, {}),
+        ("Stockyard", 3, {"icon:cow": 1, "icon:sheep": 2, "kcard:blue:cow": 1, "kcard:blue:pig": 2,
+                          "kcard:blue:sheep": 1, "kcard:yellow:cow": 1, "kcard:yellow:pig": 1}),
+        ("Taproom", 7, {"token": 7}), ("Apothecary", 1, {"kcard:blue:-": 4, "kcard:green:-": 1}), ("Dairy", 0, {}),
+        ("gold", 0, {})]
