@@ -817,7 +817,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
             p.jobs.pop(0)
     prune_jobs(g, p)
     if g.phase == TOKENS:
-        check_tokens_over(g)
+        check_tokens_over(g, p)
     elif not any(q.jobs for q in g.players):
         # the turn ends: the hands pass or the tokens start, setting every seat's fields, and
         # the others' players are the earlier game's (clone's ``only``)
@@ -902,15 +902,17 @@ def use_tokens(g: Game, p: Player, option_id: str) -> None:
                      + (f": {got}." if got else "."))
         if not p.jobs and not can_use_tokens(p):
             p.done = True
-    check_tokens_over(g)
+    check_tokens_over(g, p)
 
 
-def check_tokens_over(g: Game) -> None:
+def check_tokens_over(g: Game, acting: Player | None = None) -> None:
+    """Seats that cannot use a token are done; the season ends when all are. ``acting``
+    is the player of its own of a seat that just decided (the others may be the earlier
+    game's: clone's ``only``)."""
     for seat, p in enumerate(g.players):
         if not p.jobs and not p.done and not can_use_tokens(p):
-            # a player of its own: after a decision or a token, the others are the earlier
-            # game's (clone's ``only``)
-            g.players[seat] = p = _made(Player, p.__dict__.copy())
+            if p is not acting:
+                g.players[seat] = p = _made(Player, p.__dict__.copy())  # a player of its own
             p.done = True
     if all(p.done and not p.jobs for p in g.players):
         end_season(g)
