@@ -486,7 +486,18 @@ def worked_out_for(g: Game, seat: Seat) -> bool:
     if not _worked or _worked[1] != seat or not g.queue or g.queue[0]["do"] != "place":
         return False
     last = _worked[0]
-    return last is g or {**vars(g), "queue": None} == {**vars(last), "queue": None}
+    if last is g:
+        return True
+    # field by field, what is shared passing at once (``==`` of the two dicts, without making them)
+    now, before = vars(g), vars(last)
+    if len(now) != len(before):
+        return False
+    for name, value in now.items():
+        if name != "queue":
+            old = before.get(name, before)  # (the dict itself: a name the other lacks)
+            if value is not old and value != old:
+                return False
+    return True
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:

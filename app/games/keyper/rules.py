@@ -1760,12 +1760,15 @@ def next_turn(g: Game) -> None:
 
 def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == OVER:
-        return frozenset()
+        return NOBODY
     if g.phase == FOLD:
         return frozenset(p.seat for p in g.players if p.fold is None)
-    if g.queue:
-        return frozenset({g.queue[0]["seat"]})
-    return frozenset({g.turn})
+    return ONE_SEAT[g.queue[0]["seat"] if g.queue else g.turn]
+
+
+# Sets are immutable: the ones every decision asks for are made once.
+NOBODY: frozenset[Seat] = frozenset()
+ONE_SEAT = tuple(frozenset({seat}) for seat in range(len(PLAYER_COLOURS)))
 
 
 QUEUE_OPTIONS: dict[str, Callable[[Game, Player], list[Option]]] = {
