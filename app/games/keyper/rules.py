@@ -41,6 +41,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import Counter
+from itertools import compress
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -939,7 +940,11 @@ def areas_with_room(p: Player) -> dict[str, bool]:
     room = {"farm": False, "village": False}
     for pid, plot in p.plots.items():
         if len(plot["tiles"]) < 2:
-            room[PLOT_AREA[pid]] = True
+            area = PLOT_AREA[pid]
+            if not room[area]:
+                room[area] = True
+                if room["farm"] and room["village"]:
+                    break  # (nothing more to find)
     return room
 
 
@@ -972,7 +977,7 @@ def build_options(g: Game, p: Player, job: Job) -> list[Option]:
     for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
         for i, tile in enumerate(tiles):
             if tile:
-                area, cost, less, named, named_less = tile_costs(tile)  # ``build_cost``
+                area, cost, less, named, named_less = TILE_COSTS[tile]  # ``build_cost``
                 if room[area] and (named_less if discount else named) <= held \
                         and can_pay(p.stock, less if discount else cost):
                     out.append(build_option(p.seat, job["kind"], where, str(i) if where == "display" else tile, tile))
@@ -1006,7 +1011,7 @@ def can_build(g: Game, p: Player, kind: str) -> bool:
     for tiles in (p.home, p.held, g.display):
         for tile in tiles:
             if tile:
-                area, cost, less, named, named_less = tile_costs(tile)
+                area, cost, less, named, named_less = TILE_COSTS[tile]
                 if room[area] and (named_less if discount else named) <= held \
                         and can_pay(p.stock, less if discount else cost):
                     return True
@@ -1025,7 +1030,7 @@ def can_build_both(g: Game, p: Player) -> tuple[bool, bool]:
     for tiles in (p.home, p.held, g.display):
         for tile in tiles:
             if tile:
-                area, cost, less, named, named_less = tile_costs(tile)
+                area, cost, less, named, named_less = TILE_COSTS[tile]
                 if room[area]:
                     discount = discount or named_less <= held and can_pay(stock, less)
                     build = build or named <= held and can_pay(stock, cost)
@@ -1034,11 +1039,9 @@ def can_build_both(g: Game, p: Player) -> tuple[bool, bool]:
     return build, discount
 
 
-@functools.cache
 def tile_costs(tile: str) -> tuple[str, dict[str, int], dict[str, int], frozenset[str], frozenset[str]]:
     """A tile's area, front cost and discounted front cost, and the goods each names (not
-    white ones): a cost is paid only if the store holds some of each (fixed content: looked
-    up once)."""
+    white ones): a cost is paid only if the store holds some of each."""
     b = BUILDINGS[tile]
     less = discounted_front(tile)
     return b.area, b.front.cost, less, named_goods(b.front.cost), named_goods(less)
@@ -1048,9 +1051,14 @@ def named_goods(cost: dict[str, int]) -> frozenset[str]:
     return frozenset(good for good, n in cost.items() if good not in WHITE and n > 0)
 
 
+# ``tile_costs`` of every tile (fixed content: worked out once, read as a plain dict).
+TILE_COSTS = {tile: tile_costs(tile) for tile in BUILDINGS}
+
+
 def goods_held(stock: dict[str, int]) -> set[str]:
-    """The goods (and animals) the store holds any of: a quick refusal before ``can_pay``."""
-    return {good for good, n in stock.items() if n > 0}
+    """The goods (and animals) the store holds any of: a quick refusal before ``can_pay``
+    (a store never holds less than none, so "any" is "not none")."""
+    return set(compress(stock, stock.values()))
 
 
 def can_upgrade(p: Player) -> bool:
