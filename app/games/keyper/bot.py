@@ -57,21 +57,26 @@ def fair_needs(g: Game, p: Player) -> dict[str, int]:
     want: dict[str, int] = {}
     season = season_name(g)
     own = p.fairs.get(season)
-    fairs = [FAIRS[own].needs] if own else []
-    if p.winter:
-        fairs += [FAIRS[f].back_needs or {} if season == "winter" else FAIRS[f].needs for f in p.winter]
     stock = p.stock
-    for needs in fairs:
-        for good, n in needs.items():
-            kinds = WHITE.get(good)
-            if kinds is None:  # a named good
-                kinds, have = (good,), stock.get(good, 0)
-            else:
-                have = sum(stock.get(k, 0) for k in kinds)
+    back = season == "winter"  # a winter fair taken asks its back side's goods in winter
+    for fair, side in ([(own, False)] if own else []) + [(f, back) for f in p.winter]:
+        for kinds, n in FAIR_GOODS[fair][side]:
+            have = sum(map(stock.get, kinds, NONE_OF_EACH))
             if have < n:
                 for k in kinds:
-                    want[k] = max(want.get(k, 0), n - have)
+                    if want.get(k, 0) < n - have:
+                        want[k] = n - have
     return want
+
+
+def fair_goods(needs: dict[str, int] | None) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """A fair's goods as ``fair_needs`` counts them: each with the kinds that may be
+    brought for it (a white good: any of its group) and how many."""
+    return tuple((WHITE.get(good, (good,)), n) for good, n in (needs or {}).items())
+
+
+# Every fair's goods, front and back side (fixed content: worked out once).
+FAIR_GOODS = {fid: (fair_goods(f.needs), fair_goods(f.back_needs)) for fid, f in FAIRS.items()}
 
 
 def good_value(g: Game, p: Player, kind: str) -> float:
@@ -98,6 +103,7 @@ def trade_value(g: Game, p: Player, kind: str) -> float:
 FAIR_BONUS = 1.2  # what a good the fairs still need is worth more
 # What a good is worth before the fairs' bonus (animals: by the room to house them).
 GOOD_BASE = {**{k: 1.0 for k in RAW}, "wheat": 1.0, **{k: 1.5 for k in GEMS}, **{k: 1.4 for k in FINISHED}}
+VALUED = frozenset(GOOD_BASE) | frozenset(ANIMALS)  # the kinds ``goods_worth`` values
 
 
 def goods_worth(g: Game, p: Player) -> dict[str, float]:
@@ -195,6 +201,9 @@ def kind_value(g: Game, p: Player, kind: str) -> float:
 
 
 def kind_worth(g: Game, p: Player, kind: str) -> float:
+    if kind in VALUED:  # a good or an animal: read from the decision's table (``good_value``)
+        values = _once.get("goods")
+        return (goods_values(g, p) if values is None else values)[kind]
     if kind == "tile":
         return 2.2 if any(g.display) and len(p.held) < 2 else 0.3
     if kind in ("build", "discount"):
