@@ -222,7 +222,12 @@ def kind_worth(g: Game, p: Player, kind: str) -> float:
 
 def boat_face_worth(g: Game, p: Player, goods: tuple[str, ...]) -> float:
     """One boat action: the best good to take, or selling one held for 2 shipping points."""
-    values, needs, supply, stock = goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock
+    return face_worth(goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock, goods)
+
+
+def face_worth(values: dict[str, float], needs: dict[str, int], supply: dict[str, int], stock: dict[str, int],
+               goods: tuple[str, ...]) -> float:
+    """``boat_face_worth`` from what it reads (a river weighs every boat with the same)."""
     take = sell = 0.0  # every good is worth more than nothing, and so is every sale
     for x in goods:
         if supply.get(x, 0) and values[x] > take:
@@ -233,10 +238,22 @@ def boat_face_worth(g: Game, p: Player, goods: tuple[str, ...]) -> float:
 
 
 def river_worth(g: Game, p: Player) -> float:
-    """A river action is worth what the best boat waiting (or already on a river) gives."""
+    """A river action is worth what the best boat waiting (or already on a river) gives
+    (each boat's ``boat_worth``, worked out here with what every boat reads looked up once)."""
+    worths = _once.get("boats")
+    if worths is None:
+        worths = _once["boats"] = {}
+    reads = None
     best = 0.0
     for boat in [*g.boats, *(b["boat"] for b in g.boards if b["boat"])]:
-        best = max(best, boat_worth(g, p, boat))
+        worth = worths.get(boat)
+        if worth is None:
+            if reads is None:
+                reads = goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock
+                season = season_name(g)
+            worth = worths[boat] = face_worth(*reads, BOATS[boat].faces[season])
+        if worth > best:
+            best = worth
     return best
 
 

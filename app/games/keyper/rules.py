@@ -401,6 +401,15 @@ def standing(space: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [k for k in space if not k["down"]]
 
 
+def standing_count(space: list[dict[str, Any]]) -> int:
+    """``len(standing(space))``, without the list (a space holds one or two keyples)."""
+    n = 0
+    for k in space:
+        if not k["down"]:
+            n += 1
+    return n
+
+
 def matched(colour: str, field_colour: str | None) -> bool:
     """The colour bonus: a keyple of the field's colour, or a white one (it stands for any
     colour); never on uncoloured fields or buildings."""
@@ -499,11 +508,16 @@ def board_spaces(board_id: int, fold: str) -> tuple[tuple[str, str | None, str],
 def lay_targets(g: Game, p: Player) -> list[tuple[str, str, int]]:
     """Keyples the player may lay down: (kind, where, how many): standing keyples on its own
     buildings and its claimed board; on any country board if there are none there."""
-    own = [("plot", plot_id, len(standing(plot["keyples"]))) for plot_id, plot in p.plots.items()
-           if plot["keyples"] and standing(plot["keyples"]) and workable(plot)]
+    own = [("plot", plot_id, n) for plot_id, plot in p.plots.items()
+           if plot["keyples"] and (n := standing_count(plot["keyples"])) and workable(plot)]
     def on(board: dict[str, Any]) -> list[tuple[str, str, int]]:
-        return [("space", f"{board['id']}:{key}", len(standing(space)))
-                for key, space in board["spaces"].items() if space and standing(space)]
+        out = []
+        for key, space in board["spaces"].items():
+            if space:  # (most spaces are empty: counted only when not)
+                n = standing_count(space)
+                if n:
+                    out.append(("space", f"{board['id']}:{key}", n))
+        return out
     claimed = on(board_of(g, p.keyper)) if p.keyper is not None else []
     if own or claimed:
         return own + claimed
@@ -1826,14 +1840,21 @@ def listed(g: Game, seat: Seat) -> list[Option]:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered_for(g, seat, option_id), option_id)
-    new = clone(g, seat)
+    verb = option_id.split(":", 1)[0]
+    new = clone(g, NO_SEAT if verb in QUEUE_ONLY else seat)
     _applying.players, _applying.boards = g.players, g.boards
     try:
-        CHOICES[option_id.split(":", 1)[0]](new, new.players[seat], option_id)
+        CHOICES[verb](new, new.players[seat], option_id)
         advance(new)
     finally:
         _applying.players = _applying.boards = None
     return new
+
+
+# Choices that change only the queue (a keyple to place, a tile to build), and leave a step
+# that waits for the same seat: ``apply`` need not copy the player (``own_player`` would).
+QUEUE_ONLY = frozenset({"keyple", "build"})
+NO_SEAT = -1  # ``clone`` copies no player
 
 
 def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[Option]]:
