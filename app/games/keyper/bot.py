@@ -104,15 +104,18 @@ FAIR_BONUS = 1.2  # what a good the fairs still need is worth more
 # What a good is worth before the fairs' bonus (animals: by the room to house them).
 GOOD_BASE = {**{k: 1.0 for k in RAW}, "wheat": 1.0, **{k: 1.5 for k in GEMS}, **{k: 1.4 for k in FINISHED}}
 VALUED = frozenset(GOOD_BASE) | frozenset(ANIMALS)  # the kinds ``goods_worth`` values
+PENNED = frozenset(ANIMALS)
+GOOD_BASE_PENNED = {**GOOD_BASE, **{k: 0.2 for k in ANIMALS}}  # animals with no room for one more
 
 
 def goods_worth(g: Game, p: Player) -> dict[str, float]:
     """Every good's worth to the player now, in one pass (``trade_value`` weighs one good
     the same way)."""
-    values = dict(GOOD_BASE)
+    values = dict(GOOD_BASE_PENNED)  # every animal at 0.2: then those with room for one more
     room, held = pens(p)
-    for kind in ANIMALS:
-        values[kind] = 1.3 if room.get(kind, 0) > held else 0.2
+    for kind, n in room.items():
+        if n > held and kind in PENNED:
+            values[kind] = 1.3
     for kind, n in fair_needs_memo(g, p).items():
         if n and kind in values:
             values[kind] += FAIR_BONUS
@@ -347,7 +350,7 @@ class Spots:
                 else:
                     worth = memo.get(field)  # ``kind_value``, read straight from its memo when known
                     if worth is None:
-                        worth = kind_value(g, p, field)
+                        worth = memo[field] = kind_worth(g, p, field)
                 worths.append(worth)
                 v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
                 top = tops.get(field_colour)

@@ -1923,9 +1923,13 @@ def clone(g: Game, seat: Seat | None = None) -> Game:
     and held, fairs, winter fairs, keyp tiles, housed animals, the bag, boats and discards.
     With ``seat`` (``apply``), only that seat's player is copied and no board: the others
     and the boards are shared until a rule takes its own copy (``own_player``, ``own_board``)."""
-    players = [copy_player(p) if seat is None or p.seat == seat else p for p in g.players]
-    boards = [dict(b) for b in g.boards] if seat is None else list(g.boards)  # (``own_board``)
-    queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue]
+    if seat is None:
+        players, boards = [copy_player(p) for p in g.players], [dict(b) for b in g.boards]
+    else:  # (``own_player``, ``own_board``; a player's place in the list is its seat)
+        players, boards = list(g.players), list(g.boards)
+        if seat >= 0:
+            players[seat] = copy_player(players[seat])
+    queue = [dict(j, rest=list(j["rest"])) if "rest" in j else dict(j) for j in g.queue] if g.queue else []
     return Game(players, g.options, g.rng, g.phase, g.season, g.turn, g.start, g.last, g.turns, boards,
                 g.bag, list(g.display), g.discard, list(g.refill), g.boats, g.aside, g.winter_fairs, g.fair_pool,
                 g.fair_out, dict(g.supply),
