@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
-                      SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
+                      SEASONS, SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
 from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build_both, can_pay,
                     can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan,
                     returned_by, season_name, source_tile, tiebreak)
@@ -241,23 +241,19 @@ def face_worth(values: dict[str, float], needs: dict[str, int], supply: dict[str
 
 
 def river_worth(g: Game, p: Player) -> float:
-    """A river action is worth what the best boat waiting (or already on a river) gives
-    (each boat's ``boat_worth``, worked out here with what every boat reads looked up once)."""
-    worths = _once.get("boats")
-    if worths is None:
-        worths = _once["boats"] = {}
-    reads = None
-    best = 0.0
-    for boat in [*g.boats, *(b["boat"] for b in g.boards if b["boat"])]:
-        worth = worths.get(boat)
-        if worth is None:
-            if reads is None:
-                reads = goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock
-                season = season_name(g)
-            worth = worths[boat] = face_worth(*reads, BOATS[boat].faces[season])
-        if worth > best:
-            best = worth
-    return best
+    """A river action is worth what the best boat waiting (or already on a river) gives."""
+    boats = list(g.boats)
+    for b in g.boards:
+        if b["boat"]:
+            boats.append(b["boat"])
+    # the best of every boat's best is the best over all their goods at once
+    return face_worth(goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock, river_goods(tuple(boats), g.season))
+
+
+@functools.cache
+def river_goods(boats: tuple[str, ...], season: int) -> tuple[str, ...]:
+    """The goods the boats show this season, each once (fixed content: worked out once)."""
+    return tuple(dict.fromkeys(x for boat in boats for x in BOATS[boat].faces[SEASONS[season]]))
 
 
 def boat_worth(g: Game, p: Player, boat: str) -> float:
@@ -481,10 +477,14 @@ def board_shape(board: dict[str, Any]) -> Shape:
     for cell, (key, field, field_colour, option) in enumerate(board_cells(board["id"], board["fold"])):
         keyples = spaces[key]
         if not keyples:
-            empties.setdefault(field, (field_colour, [], cell))[1].append(option)
+            group = empties.get(field)
+            if group is None:
+                empties[field] = (field_colour, [option], cell)
+            else:
+                group[1].append(option)
         elif len(keyples) == 1 and not keyples[0]["down"]:  # one may join it
             joins.append((option, keyples[0]["colour"], field, field_colour, cell))
-    shape = (tuple((field, colour, tuple(options), first) for field, (colour, options, first) in empties.items()),
+    shape = (tuple([(field, colour, tuple(options), first) for field, (colour, options, first) in empties.items()]),
              tuple(joins))
     if len(_shapes) >= 256:
         _shapes.clear()

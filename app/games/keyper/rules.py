@@ -1077,8 +1077,12 @@ def goods_held(stock: dict[str, int]) -> set[str]:
 
 def can_upgrade(p: Player) -> bool:
     """Would an upgrade action offer anything now?"""
-    return any(plot["tiles"] and not plot["up"] and can_pay(p.stock, BUILDINGS[plot["tiles"][-1]].back.cost)
-               for plot in p.plots.values())
+    stock = p.stock
+    for plot in p.plots.values():
+        tiles = plot["tiles"]
+        if tiles and not plot["up"] and can_pay(stock, BUILDINGS[tiles[-1]].back.cost):
+            return True
+    return False
 
 
 def source_tile(g: Game, p: Player, src: str) -> str:
