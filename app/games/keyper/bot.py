@@ -330,16 +330,18 @@ class Spots:
         self.boards: list[tuple[int, float, Shape, list[float | None], list[Spot]]] = []
         self._placed: list[Placed] | None = None  # made when asked
         self._by_option: dict[str, Spot] | None = None  # "space:<board>:<space>" -> its spot, made when asked
-        memo, tops, seat = _memo, self.tops, p.seat
+        memo, tops, seat, boats = _memo, self.tops, p.seat, g.boats
+        joins_all, boards = self.joins.append, self.boards.append
         for index, board in enumerate(g.boards):
             # the board's claim: 0.3 if it is the seat's or nobody's
-            claimed = 0.3 if board["keyper"] == seat or board["keyper"] is None else 0.0
+            keyper = board["keyper"]
+            claimed = 0.3 if keyper == seat or keyper is None else 0.0
             at = index * BOARD_PLACES  # the board's first place in the listing
             shape = board_shape(board)
             worths: list[float | None] = []
             for field, field_colour, options, first in shape[0]:  # in listing order
                 if field == "river":
-                    if not board["boat"] and not g.boats:
+                    if not board["boat"] and not boats:
                         worths.append(None)  # no boat to put on it
                         continue
                     worth = self.worth(g, p, board, field)
@@ -348,22 +350,26 @@ class Spots:
                     if worth is None:
                         worth = memo[field] = kind_worth(g, p, field)
                 worths.append(worth)
-                v0, v1 = worth * 1.6 + claimed, worth * (1.6 + 1) + claimed  # unmatched, matched: as ``value`` sums
+                v0 = worth * 1.6 + claimed  # unmatched, matched: as ``value`` sums
+                v1 = worth * (1.6 + 1) + claimed
                 top = tops.get(field_colour)
                 if top is None:
-                    tops[field_colour] = [v0, at + first, options[0], v1, at + first, options[0]]
-                    continue
-                if v0 > top[0]:  # the first among equals stays
+                    place = at + first
+                    tops[field_colour] = [v0, place, options[0], v1, place, options[0]]
+                elif v0 > top[0]:  # the first among equals stays
                     top[0], top[1], top[2] = v0, at + first, options[0]
-                if v1 > top[3]:
+                    if v1 > top[3]:
+                        top[3], top[4], top[5] = v1, at + first, options[0]
+                elif v1 > top[3]:
                     top[3], top[4], top[5] = v1, at + first, options[0]
             spots = []
-            for option, standing_colour, field, field_colour, cell in shape[1]:
-                worth = memo.get(field) if field != "river" else None  # ``worth``, from the memo when known
-                spot = (field_colour, 2, self.worth(g, p, board, field) if worth is None else worth, claimed)
-                spots.append(spot)
-                self.joins.append((standing_colour, spot))
-            self.boards.append((at, claimed, shape, worths, spots))
+            if shape[1]:
+                for option, standing_colour, field, field_colour, cell in shape[1]:
+                    worth = memo.get(field) if field != "river" else None  # ``worth``, from the memo when known
+                    spot = (field_colour, 2, self.worth(g, p, board, field) if worth is None else worth, claimed)
+                    spots.append(spot)
+                    joins_all((standing_colour, spot))
+            boards((at, claimed, shape, worths, spots))
         self.empty = {field_colour: (top[0], top[3]) for field_colour, top in tops.items()}
 
     @property
@@ -543,9 +549,10 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
 def decide(state: Game, seat: Seat) -> None:
     """A new decision: the remembered values are forgotten unless they still hold."""
     if not worked_out_for(state, seat):
-        for memo in (_memo, _works, _once):
-            memo.clear()
-    _worked[:] = [state, seat]
+        _memo.clear()
+        _works.clear()
+        _once.clear()
+    _worked[:] = state, seat
 
 
 def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> str:
