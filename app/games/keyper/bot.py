@@ -192,7 +192,7 @@ STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
 _memo: dict[str, float] = {}  # a field kind's value
 _works: dict[str, float] = {}  # working a plot
 _once: dict[str, Any] = {}  # "goods": every good's value, "needs": what the fairs still need, "pens": room for
-# animals, "spots": the spaces' worth
+# animals, "spots": the spaces' worth, "bounds": the plots' ``plot_bound``
 
 
 def kind_value(g: Game, p: Player, kind: str) -> float:
@@ -306,6 +306,17 @@ def plot_bound(g: Game, p: Player, plot_id: str) -> float:
     if best_good is None:
         best_good = _once["best good"] = max(goods_values(g, p).values())
     return work_bound(plot["tiles"][-1], plot["up"], best_good) * (2 if plot["keyples"] else 1)
+
+
+def bound_of(g: Game, p: Player, plot_id: str) -> float:
+    """``plot_bound``, the same for every colour: once per decision."""
+    bounds = _once.get("bounds")
+    if bounds is None:
+        bounds = _once["bounds"] = {}
+    bound = bounds.get(plot_id)
+    if bound is None:
+        bound = bounds[plot_id] = plot_bound(g, p, plot_id)
+    return bound
 
 
 Spot = tuple[str | None, float, float, float]  # (field colour, keyples' share, worth, claimed)
@@ -439,13 +450,15 @@ class Spots:
         """The best ``value`` of this colour over the spaces it may enter (None: nowhere);
         the same sums, so the same number as the best of each space's value."""
         best = None
+        white = colour == WHITE_KEYPLE
+        # ``matched`` and ``may_join`` written out (every join is asked for every colour in hand)
         for field_colour, (v0, v1) in self.empty.items():
-            v = v1 if matched(colour, field_colour) else v0
+            v = v1 if field_colour is not None and (white or colour == field_colour) else v0
             if best is None or v > best:
                 best = v
         for first, (field_colour, alone, worth, claimed) in self.joins:
-            if may_join(first, field_colour, colour):
-                v = worth * (alone + matched(colour, field_colour)) + claimed
+            if white or colour == first or first == WHITE_KEYPLE and field_colour is not None and colour == field_colour:
+                v = worth * (alone + (field_colour is not None and (white or colour == field_colour))) + claimed
                 if best is None or v > best:
                     best = v
         return None if best is None else best - (0.8 if colour == "white" else 0)
@@ -620,7 +633,7 @@ def best_place_value(g: Game, p: Player, colour: str) -> float:
     best = spots(g, p).best(colour)
     for plot_id, first in open_buildings(p):
         if first is None or may_join(first, None, colour):
-            if best is not None and plot_id not in _works and plot_bound(g, p, plot_id) <= best:
+            if best is not None and plot_id not in _works and bound_of(g, p, plot_id) <= best:
                 continue  # it cannot beat the best: not weighed
             value = plot_value(g, p, plot_id)
             if best is None or value > best:
@@ -670,7 +683,7 @@ def place_pick(g: Game, p: Player, colour: str) -> str:
     best, best_worth = found if found else ("", 0.0)
     for plot_id, first in open_buildings(p):
         if first is None or may_join(first, None, colour):
-            if best and plot_id not in _works and plot_bound(g, p, plot_id) <= best_worth:
+            if best and plot_id not in _works and bound_of(g, p, plot_id) <= best_worth:
                 continue  # it cannot beat the best: not weighed
             worth = plot_value(g, p, plot_id)
             if not best or worth > best_worth:
