@@ -58,21 +58,29 @@ def fair_needs(g: Game, p: Player) -> dict[str, int]:
     season = season_name(g)
     own = p.fairs.get(season)
     stock = p.stock
-    back = season == "winter"  # a winter fair taken asks its back side's goods in winter
-    for fair, side in ([(own, False)] if own else []) + [(f, back) for f in p.winter]:
-        for kinds, n in FAIR_GOODS[fair][side]:
-            have = sum(map(stock.get, kinds, NONE_OF_EACH))
+    plans = [FAIR_GOODS[own][0]] if own else []
+    if p.winter:
+        back = season == "winter"  # a winter fair taken asks its back side's goods in winter
+        plans += [FAIR_GOODS[f][back] for f in p.winter]
+    for plan in plans:
+        for good, kinds, n in plan:
+            have = stock.get(good, 0) if kinds is None else sum(map(stock.get, kinds, NONE_OF_EACH))
             if have < n:
-                for k in kinds:
-                    if want.get(k, 0) < n - have:
-                        want[k] = n - have
+                short = n - have
+                if kinds is None:
+                    if want.get(good, 0) < short:
+                        want[good] = short
+                else:
+                    for k in kinds:
+                        if want.get(k, 0) < short:
+                            want[k] = short
     return want
 
 
-def fair_goods(needs: dict[str, int] | None) -> tuple[tuple[tuple[str, ...], int], ...]:
+def fair_goods(needs: dict[str, int] | None) -> tuple[tuple[str, tuple[str, ...] | None, int], ...]:
     """A fair's goods as ``fair_needs`` counts them: each with the kinds that may be
-    brought for it (a white good: any of its group) and how many."""
-    return tuple((WHITE.get(good, (good,)), n) for good, n in (needs or {}).items())
+    brought for it (a white good: any of its group; None: the good named) and how many."""
+    return tuple((good, WHITE.get(good), n) for good, n in (needs or {}).items())
 
 
 # Every fair's goods, front and back side (fixed content: worked out once).
@@ -720,13 +728,22 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
             return "done"  # only overbuilding a better building is left
         return best
     if kind == "boat":
-        sells = [o for o in onward if o.startswith("sell:")]
-        gets = [o for o in onward if o.startswith("get:")]
         needed = fair_needs_memo(g, p)
-        sells = [o for o in sells if not needed.get(o.split(":")[1])]
-        worth = {o: trade_value(g, p, o.split(":")[1]) for o in gets}
-        worth |= {o: SHIP_STEP - 0.5 * trade_value(g, p, o.split(":")[1]) + rng.randrange(10) / 20 for o in sells}
-        return max(worth, key=lambda o: worth[o]) if worth else "done"
+        worth: dict[str, float] = {}  # the takes, then the sales of goods the fairs do not need
+        sells = []
+        for o in onward:
+            verb, good = o.split(":")
+            if verb == "get":
+                worth[o] = trade_value(g, p, good)
+            elif verb == "sell" and not needed.get(good):
+                sells.append((o, good))
+        for o, good in sells:
+            worth[o] = SHIP_STEP - 0.5 * trade_value(g, p, good) + rng.randrange(10) / 20
+        best, best_worth = "done", 0.0
+        for o, w in worth.items():  # the first of the best, as ``max`` picks
+            if best == "done" or w > best_worth:
+                best, best_worth = o, w
+        return best
     if kind == "fair":
         def fair_fit(o: str) -> int:
             needs = FAIRS[o.split(":")[1]].needs
