@@ -47,8 +47,13 @@ def tile_worth(tile: str) -> float:
 def least_overbuilt(p: Player, area: str) -> float:
     """The least worth lost by building in the area: 0 for an empty plot, else the cheapest
     building one may build over (its worth, 5 more if upgraded)."""
-    return min((0.0 if not q["tiles"] else tile_worth(q["tiles"][-1]) + (5 if q["up"] else 0)
-                for pid, q in p.plots.items() if pid.startswith(area) and len(q["tiles"]) < 2), default=0.0)
+    least = None
+    for pid, q in p.plots.items():
+        if pid.startswith(area) and len(q["tiles"]) < 2:
+            worth = 0.0 if not q["tiles"] else tile_worth(q["tiles"][-1]) + (5 if q["up"] else 0)
+            if least is None or worth < least:
+                least = worth
+    return 0.0 if least is None else least
 
 
 def fair_needs(g: Game, p: Player) -> dict[str, int]:
@@ -190,7 +195,9 @@ def act_worth(g: Game, p: Player, side_houses: tuple[str, ...], a: Act) -> float
             gained += 1.5 * n
         else:
             gained += n * values.get(good, 0.0)
-    paid = sum(n * values.get(STAND_IN.get(k, k), 0.0) for k, n in a.pay.items())
+    paid = 0  # (summed in a loop as ``sum`` would, without a generator)
+    for k, n in a.pay.items():
+        paid += n * values.get(STAND_IN.get(k, k), 0.0)
     return max(0.0, gained - 0.5 * paid)
 
 
@@ -614,8 +621,12 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
 
 
 def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
-    keypers = [o for o in offered if o.startswith("keyper:")]
-    keyples = [o for o in offered if o.startswith("keyple:")]
+    keypers, keyples = [], []
+    for o in offered:
+        if o.startswith("keyple:"):
+            keyples.append(o)
+        elif o.startswith("keyper:"):
+            keypers.append(o)
     if keypers and (not keyples or len(p.hand) <= 1 + rng.randrange(3)):
         def gathered(o: str) -> tuple[int, int]:
             board = board_of(g, int(o.split(":")[1]))
