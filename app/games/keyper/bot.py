@@ -11,6 +11,7 @@ holds every fair it can, and folds its board to the face with the most useful fi
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 from typing import Any, Protocol
 
 from app.games.rng import Rng
@@ -571,7 +572,10 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         # listing every space (``apply`` checks the one choice)
         decide(state, seat)
         return place_pick(state, state.players[seat], job["colour"])
-    return choose_among(state, seat, [o.id for o in listed(state, seat)], rng)
+    return choose_among(state, seat, list(map(OPTION_ID, listed(state, seat))), rng)
+
+
+OPTION_ID = attrgetter("id")
 
 
 def decide(state: Game, seat: Seat) -> None:

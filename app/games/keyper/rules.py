@@ -432,7 +432,10 @@ def out_of_hand(p: Player) -> bool:
 
 
 def season_over(g: Game) -> bool:
-    return all(out_of_hand(p) for p in g.players)
+    for p in g.players:  # ``out_of_hand`` of every player (a loop: asked every turn)
+        if p.keyper is None or p.hand:
+            return False
+    return True
 
 
 def can_enter(space: list[dict[str, Any]], field_colour: str | None, colour: str) -> bool:
@@ -584,11 +587,11 @@ def can_lay(g: Game, p: Player) -> bool:
     """Is ``lay_targets`` not empty (without listing them)? A standing keyple on one of the
     player's buildings, or on any country board (the claimed board is one of them)."""
     for plot in p.plots.values():
-        if plot["keyples"] and standing(plot["keyples"]) and workable(plot):
+        if plot["keyples"] and standing_count(plot["keyples"]) and workable(plot):
             return True
     for b in g.boards:
         for space in b["spaces"].values():
-            if space and standing(space):
+            if space and standing_count(space):
                 return True
     return False
 
@@ -1886,7 +1889,11 @@ def place_listed(g: Game, p: Player, option_id: str) -> bool:
         plot = p.plots.get(where)
         return plot is not None and workable(plot) and can_enter(plot["keyples"], None, job["colour"])
     board_ref, _, key = where.partition(":")
-    board = next((b for b in g.boards if str(b["id"]) == board_ref), None)
+    board = None
+    for b in g.boards:
+        if str(b["id"]) == board_ref:
+            board = b
+            break
     if kind != "space" or board is None or key not in board["spaces"]:
         return False
     return open_to(board["spaces"][key], key, FIELD_COLOUR[board_fields(board)[key]], job["colour"], g.boats)
