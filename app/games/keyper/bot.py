@@ -436,15 +436,18 @@ class Spots:
         if colour == WHITE_KEYPLE:
             return self.first_best_white()
         # a colour other than white: each field colour's first best empty space, then the joins
+        # (``matched`` and ``may_join`` written out for a colour other than white)
         best, best_at, best_value = None, 0, 0.0
         for field_colour, top in self.tops.items():
-            v, at, option = (top[3], top[4], top[5]) if matched(colour, field_colour) else (top[0], top[1], top[2])
+            v, at, option = (top[3], top[4], top[5]) if field_colour is not None and colour == field_colour \
+                else (top[0], top[1], top[2])
             if best is None or v > best_value or v == best_value and at < best_at:
                 best, best_at, best_value = option, at, v
         for at, _, (_, joins), _, spots in self.boards:
             for (option, standing_colour, _, field_colour, cell), (_, alone, worth, claimed) in zip(joins, spots):
-                if may_join(standing_colour, field_colour, colour):
-                    v = worth * (alone + matched(colour, field_colour)) + claimed  # as ``value`` sums
+                if colour == standing_colour or standing_colour == WHITE_KEYPLE and field_colour is not None \
+                        and colour == field_colour:
+                    v = worth * (alone + (field_colour is not None and colour == field_colour)) + claimed  # as ``value`` sums
                     if best is None or v > best_value or v == best_value and at + cell < best_at:
                         best, best_at, best_value = option, at + cell, v
         return None if best is None else (best, best_value)
@@ -452,12 +455,11 @@ class Spots:
     def first_best_white(self) -> tuple[str, float] | None:
         """``first_best`` for a white keyple, space by space (its 0.8 off may make equals of
         values that were not)."""
-        colour, white = WHITE_KEYPLE, 0.8
+        white = 0.8  # a white keyple's value is 0.8 less
         best, best_at, best_value = None, 0, 0.0
-        for at, standing_colour, (field_colour, alone, worth, claimed), options in self.placed:
-            if standing_colour is not None and not may_join(standing_colour, field_colour, colour):
-                continue
-            v = worth * (alone + matched(colour, field_colour)) + claimed - white  # as ``value`` sums
+        for at, _, (field_colour, alone, worth, claimed), options in self.placed:
+            # white may join any keyple, and matches every coloured field (``may_join``, ``matched``)
+            v = worth * (alone + (field_colour is not None)) + claimed - white  # as ``value`` sums
             if best is None or v > best_value or v == best_value and at < best_at:
                 best, best_at, best_value = options[0], at, v
         return None if best is None else (best, best_value)
