@@ -207,8 +207,9 @@ STAND_IN = {"raw": "clay", "finished": "brick", "gem": "ruby"}
 # Values remembered within one decision, for the seat deciding (``choose_among`` forgets them).
 _memo: dict[str, float] = {}  # a field kind's value
 _works: dict[str, float] = {}  # working a plot
+_bounds: dict[str, float] = {}  # a plot's ``plot_bound``
 _once: dict[str, Any] = {}  # "goods": every good's value, "needs": what the fairs still need, "pens": room for
-# animals, "spots": the spaces' worth, "bounds": the plots' ``plot_bound``
+# animals, "spots": the spaces' worth
 
 
 def kind_value(g: Game, p: Player, kind: str) -> float:
@@ -326,12 +327,9 @@ def plot_bound(g: Game, p: Player, plot_id: str) -> float:
 
 def bound_of(g: Game, p: Player, plot_id: str) -> float:
     """``plot_bound``, the same for every colour: once per decision."""
-    bounds = _once.get("bounds")
-    if bounds is None:
-        bounds = _once["bounds"] = {}
-    bound = bounds.get(plot_id)
+    bound = _bounds.get(plot_id)
     if bound is None:
-        bound = bounds[plot_id] = plot_bound(g, p, plot_id)
+        bound = _bounds[plot_id] = plot_bound(g, p, plot_id)
     return bound
 
 
@@ -585,6 +583,7 @@ def decide(state: Game, seat: Seat) -> None:
     if not worked_out_for(state, seat):
         _memo.clear()
         _works.clear()
+        _bounds.clear()
         _once.clear()
     _worked[:] = state, seat
 
@@ -656,10 +655,15 @@ def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
 def best_place_value(g: Game, p: Player, colour: str) -> float:
     """The best value of a keyple of this colour over where it may go (0 if nowhere)."""
     best = spots(g, p).best(colour)
+    white = colour == WHITE_KEYPLE
     for plot_id, first in open_buildings(p):
-        if first is None or may_join(first, None, colour):
-            if best is not None and plot_id not in _works and bound_of(g, p, plot_id) <= best:
-                continue  # it cannot beat the best: not weighed
+        if first is None or white or colour == first:  # ``may_join`` on a building
+            if best is not None and plot_id not in _works:
+                bound = _bounds.get(plot_id)
+                if bound is None:
+                    bound = bound_of(g, p, plot_id)
+                if bound <= best:
+                    continue  # it cannot beat the best: not weighed
             value = plot_value(g, p, plot_id)
             if best is None or value > best:
                 best = value
@@ -706,8 +710,9 @@ def place_pick(g: Game, p: Player, colour: str) -> str:
     lists them: the country spaces, then its buildings), without the list."""
     found = spots(g, p).first_best(colour)
     best, best_worth = found if found else ("", 0.0)
+    white = colour == WHITE_KEYPLE
     for plot_id, first in open_buildings(p):
-        if first is None or may_join(first, None, colour):
+        if first is None or white or colour == first:  # ``may_join`` on a building
             if best and plot_id not in _works and bound_of(g, p, plot_id) <= best_worth:
                 continue  # it cannot beat the best: not weighed
             worth = plot_value(g, p, plot_id)
