@@ -738,15 +738,16 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
                 return -tile_worth(plot["tiles"][-1]) - (5 if plot["up"] else 0)
             return max(onward, key=plot_worth)
         lost: dict[str, float] = {}  # area -> the least worth lost by building there (once per area)
-
-        def build_worth(o: str) -> float:
+        best, best_worth, best_tile = "", 0.0, ""
+        for o in onward:  # the first of the best, as ``max`` picks
             tile = source_tile(g, p, o.split(":", 1)[1])
             area = BUILDINGS[tile].area
             if area not in lost:
                 lost[area] = least_overbuilt(p, area)
-            return tile_worth(tile) - lost[area]
-        best = max(onward, key=build_worth)
-        if build_worth(best) <= 0 < tile_worth(source_tile(g, p, best.split(":", 1)[1])) and "done" in offered:
+            worth = tile_worth(tile) - lost[area]
+            if not best or worth > best_worth:
+                best, best_worth, best_tile = o, worth, tile
+        if best_worth <= 0 < tile_worth(best_tile) and "done" in offered:
             return "done"  # only overbuilding a better building is left
         return best
     if kind == "boat":

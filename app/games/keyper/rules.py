@@ -828,11 +828,16 @@ def resolve(g: Game, board_id: int, space: str, takers: list[tuple[Seat, int]]) 
     then the joiner, one at a time: a short supply runs out in that order), actions as
     steps, alternating the same way."""
     kind = field_kind(g, board_id, space)
+    most = 0  # the most repetitions a taker has (a loop: every field played asks)
+    for _, n in takers:
+        if n > most:
+            most = n
     if kind in GOODS or kind in ANIMALS:
+        got = {}
         for seat, _ in takers:
             own_player(g, seat)
-        got = {seat: 0 for seat, _ in takers}
-        for i in range(max(n for _, n in takers)):
+            got[seat] = 0
+        for i in range(most):
             for seat, n in takers:
                 if i < n:
                     got[seat] += gain(g, g.players[seat], kind)
@@ -842,7 +847,7 @@ def resolve(g: Game, board_id: int, space: str, takers: list[tuple[Seat, int]]) 
         return
     step = "boat" if kind == "river" else kind
     jobs: list[Job] = []
-    for i in range(max(n for _, n in takers)):
+    for i in range(most):
         for seat, n in takers:
             if i < n:
                 jobs.append({"do": "act", "kind": step, "seat": seat, "board": board_id, "left": 1,
