@@ -606,7 +606,11 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
         joins = [o for o in offered if o.startswith("join:")]
         # a good other than an animal is worth at least 1 (``GOOD_BASE``): no need to weigh it
         if joins and (field in GOOD_BASE or kind_value(state, p, field) >= 0.9):
-            return max(joins, key=lambda o: (o != "join:white", o))
+            best = joins[0]
+            for o in joins[1:]:  # ``max`` by (not white, id), in a loop
+                if (o != "join:white", o) > (best != "join:white", best):
+                    best = o
+            return best
         return "decline"
     if step == "place":
         return place_choice(state, p, offered)
@@ -731,12 +735,13 @@ def act_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:
         return max(onward, key=lambda o: tile_worth(g.display[int(o.split(":")[1])]))  # type: ignore[arg-type]
     if kind in ("build", "discount"):
         if job.get("src"):
-            def plot_worth(o: str) -> float:
+            best, best_worth = "", 0.0
+            for o in onward:  # the first of the best, as ``max`` picks
                 plot = p.plots[o.split(":")[1]]
-                if not plot["tiles"]:
-                    return 100.0
-                return -tile_worth(plot["tiles"][-1]) - (5 if plot["up"] else 0)
-            return max(onward, key=plot_worth)
+                worth = 100.0 if not plot["tiles"] else -tile_worth(plot["tiles"][-1]) - (5 if plot["up"] else 0)
+                if not best or worth > best_worth:
+                    best, best_worth = o, worth
+            return best
         lost: dict[str, float] = {}  # area -> the least worth lost by building there (once per area)
         best, best_worth, best_tile = "", 0.0, ""
         for o in onward:  # the first of the best, as ``max`` picks

@@ -140,8 +140,13 @@ def a_keyple(colour: str) -> str:
 
 
 def clockwise(g: Game, first: Seat) -> list[Seat]:
-    n = len(g.players)
-    return [(first + k) % n for k in range(n)]
+    return list(seats_from(len(g.players), first))
+
+
+@functools.cache
+def seats_from(n: int, first: Seat) -> tuple[Seat, ...]:
+    """The n seats clockwise from ``first`` (made once: every turn and field asks)."""
+    return tuple((first + k) % n for k in range(n))
 
 
 def keyple_sort(keyples: list[str]) -> list[str]:
