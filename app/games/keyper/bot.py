@@ -19,7 +19,7 @@ from app.games.rng import Rng
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SEASONS, SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
 from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build_both, can_pay,
-                    can_upgrade, iter_plot_targets, listed, matched, may_join, new_board, parse_plan,
+                    can_upgrade, iter_plot_targets, listed, matched, new_board, parse_plan,
                     returned_by, season_name, source_tile, tiebreak)
 
 Seat = int
