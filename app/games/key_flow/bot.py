@@ -619,6 +619,12 @@ def _free_places_of(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
 
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
+    p = state.players[seat]
+    if offered is None and p.jobs and p.jobs[0]["do"] == "transport" and state.phase in (RESOLVE, TOKENS):
+        # the moves are weighed as the rules find them, and apply checks the one chosen:
+        # no listing of every move's words
+        _memo.clear()
+        return transport_choice(p)
     if offered is None:
         offered = listed(state, seat)  # apply then checks against this list
     if not offered:
@@ -708,7 +714,7 @@ def job_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> 
             return max(ups, key=gain)
         flips = [o for o in offered if o.startswith("flip:")]
         return flips[0] if flips else "stop"
-    return transport_choice(p, offered)
+    return transport_choice(p)
 
 
 def any_choice(p: Player, onto: Entry, want: frozenset[str]) -> str:
@@ -735,7 +741,7 @@ def any_choice(p: Player, onto: Entry, want: frozenset[str]) -> str:
     return max(BASIC, key=lambda r: (score[r], r in want, -have[r]))
 
 
-def transport_choice(p: Player, offered: list[str]) -> str:
+def transport_choice(p: Player) -> str:
     """The move that brings a resource one step closer to where it is wanted most: a card
     whose next upgrade lacks it (gold helps any), or a store that takes it."""
     village = p.village
@@ -788,9 +794,7 @@ def transport_choice(p: Player, offered: list[str]) -> str:
     if best is None:
         return "stop"
     src, dst, r = best
-    chosen = f"move:{where(village[src])}:{where(village[dst])}:{r}"
-    assert chosen in offered, "the rules list the moves iter_move_places finds"
-    return chosen
+    return f"move:{where(village[src])}:{where(village[dst])}:{r}"
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed

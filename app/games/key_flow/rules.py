@@ -1126,6 +1126,35 @@ def _offered(ids: Callable[[], list[str]], option_id: object) -> Callable[[], li
     return lambda: [OptionId(option_id)] if option_id in ids() else []  # type: ignore[arg-type]
 
 
+def _transport_offered(p: Player, option_id: object) -> Callable[[], list[OptionId]]:
+    """``_offered`` for a transport job: the choice alone when ``option_ids`` would list it
+    (a move ``iter_move_places`` finds, or "stop" while one exists), else nothing, found
+    without listing every move (tests/games/key_flow/test_properties.py checks the two
+    agree on every id at every transport decision of seeded games)."""
+    return lambda: [OptionId(option_id)] if is_move_listed(p, option_id) else []  # type: ignore[arg-type]
+
+
+def is_move_listed(p: Player, option_id: object) -> bool:
+    """Would ``option_ids`` list this id for ``p``'s transport job?"""
+    if option_id == "stop":
+        return next(iter_move_places(p), None) is not None
+    if type(option_id) is not str or not option_id.startswith("move:"):
+        return False
+    parts = option_id.split(":")
+    if len(parts) != 4:
+        return False
+    _, a, b, r = parts
+    src = dst = None
+    for e in p.village:
+        place = where(e)
+        if place == a:
+            src = e
+        if place == b:
+            dst = e
+    return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
+            and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
+
+
 def is_seat(g: Game, seat: object) -> bool:
     return isinstance(seat, int) and 0 <= seat < len(g.players)
 
@@ -1134,6 +1163,8 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
     acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
     offered = _offered(_LISTED.offered(g, seat), option_id)
+    if acting and g.phase in (RESOLVE, TOKENS) and g.players[seat].jobs and g.players[seat].jobs[0]["do"] == "transport":
+        offered = _transport_offered(g.players[seat], option_id)  # the one move checked, no listing
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)

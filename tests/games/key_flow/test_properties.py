@@ -224,3 +224,34 @@ def test_option_ids_are_the_options_ids_all_game_long(players, seed):
                 assert option_ids(g, s) == [o.id for o in kf.options(g, s)]
             if seat is not None:
                 g = kf.apply(g, seat, option)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 11), (3, 4), (6, 2)])
+def test_a_transport_choice_is_checked_as_the_listing_would(players, seed):
+    """apply checks a move without listing every move (rules.is_move_listed): at every
+    transport decision of a random and a bot game, every move id over the village's places
+    and resources, "stop" and some malformed ids are accepted exactly when option_ids lists
+    them, and an unlisted one is refused with the usual words."""
+    from app.games.key_flow.content import RESOURCES
+    from app.games.key_flow.rules import is_move_listed, option_ids, where
+    from app.games.protocol import IllegalAction
+    checked = refused = 0
+    for play in (random_playout, bot_playout):
+        played = play("key-flow", players, seed=seed)
+        g = kf.setup(players, {}, seed)
+        for seat, option in played.actions:
+            p = g.players[seat]
+            if p.jobs and p.jobs[0]["do"] == "transport":
+                listed = option_ids(g, seat)
+                places = [where(e) for e in p.village] + ["road.99", "river"]
+                ids = [f"move:{a}:{b}:{r}" for a in places for b in places for r in RESOURCES + ("keyple",)]
+                ids += ["stop", "skip", "move:", "move:road.0:road.1", "move:road.0:road.1:wood:x", 7, None]
+                for i in ids:
+                    assert is_move_listed(p, i) == (i in listed), (i, listed)
+                    checked += 1
+                unlisted = next(i for i in ids if isinstance(i, str) and i not in listed)
+                with pytest.raises(IllegalAction, match="is not one of seat"):
+                    kf.apply(g, seat, unlisted)
+                refused += 1
+            g = kf.apply(g, seat, option)
+    assert checked > 1000 and refused > 10
