@@ -1163,7 +1163,8 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
     acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
     offered = _offered(_LISTED.offered(g, seat), option_id)
-    if acting and g.phase in (RESOLVE, TOKENS) and g.players[seat].jobs and g.players[seat].jobs[0]["do"] == "transport":
+    jobs = g.players[seat].jobs if acting and g.phase in (RESOLVE, TOKENS) else None
+    if jobs and jobs[0]["do"] == "transport":
         offered = _transport_offered(g.players[seat], option_id)  # the one move checked, no listing
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
