@@ -21,8 +21,9 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find, items, iter_move_places,
-                    listed, live_action, live_panel, powers, reachable, season_name, shape_neighbours, spots, where)
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find, is_draft_choice, items,
+                    iter_move_places, listed, live_action, live_panel, pick_ids, powers, reachable, season_name,
+                    shape_neighbours, spots, where)
 from .scoring import accepts
 
 Seat = int
@@ -619,23 +620,23 @@ def _free_places_of(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
 
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
-    p = state.players[seat]
-    if offered is None and p.jobs and p.jobs[0]["do"] == "transport" and state.phase in (RESOLVE, TOKENS):
-        # the moves are weighed as the rules find them, and apply checks the one chosen:
-        # no listing of every move's words
-        _memo.clear()
-        return transport_choice(p)
-    if offered is None:
-        offered = listed(state, seat)  # apply then checks against this list
-    if not offered:
-        raise ValueError(f"seat {seat} has nothing to choose")
     g, p = state, state.players[seat]
+    # Picks, the picked card's use and transport moves are weighed as the rules find them,
+    # and apply checks the one chosen (rules.is_draft_choice, rules.is_move_listed): no
+    # listing of every option's words for them.
+    alone = offered is None and (g.phase in (DRAFT, WINTER_K) and p.chosen is None
+                                 or p.jobs and p.jobs[0]["do"] == "transport" and g.phase in (RESOLVE, TOKENS))
+    if not alone:
+        if offered is None:
+            offered = listed(state, seat)  # apply then checks against this list
+        if not offered:
+            raise ValueError(f"seat {seat} has nothing to choose")
     _memo.clear()
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
             want = goals(g, p)
             scored, values = [], {}
-            for o in offered:
+            for o in offered if offered is not None else pick_ids(g, p):
                 cid = o.removeprefix("pick:")
                 c = CARDS[cid]
                 values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
@@ -648,13 +649,18 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
             _picked[seat] = (g, {cid: values[cid]}, want)
             return picked
         v, use, want = picked_value(g, p)
-        if use in offered and (g.phase == WINTER_K or v >= token_worth(want) + 0.2):
+        if (g.phase == WINTER_K or v >= token_worth(want) + 0.2) and \
+                (use in offered if offered is not None else is_draft_choice(g, p, use)):
             return use
+        if offered is None:
+            offered = listed(state, seat)
         return "discard" if "discard" in offered else next(o for o in offered if o != "cancel")
     if p.jobs:
+        if offered is None:
+            return transport_choice(p)
         # of the decisions after a reveal, only a resource of choice reads the goals
         return job_choice(g, p, offered, goals(g, p) if p.jobs[0]["do"] == "any" else NO_GOALS)
-    return token_choice(g, p, offered, goals(g, p))
+    return token_choice(g, p, offered, goals(g, p))  # type: ignore[arg-type]
 
 
 NO_GOALS: frozenset[str] = frozenset()

@@ -389,6 +389,23 @@ def tokens_needed(c: Card, e: Entry) -> int:
     return max(c.keyples, len(e["keyples"]) + 1) - c.keyples
 
 
+def keyple_tokens(e: Entry, keyples: int, held_tokens: int, lo: int, hi: int, own: bool) -> int | None:
+    """The keyple tokens a card of ``keyples`` keyples takes to go on the card ``e`` (a road
+    building within the columns it reaches, holding fewer keyple cards than it will have,
+    whose live action does something for the one placing it), or None if it may not."""
+    # the cheap tests first: a river card, or a building already holding 3 keyple cards,
+    # takes none
+    if e["row"] != ROAD:
+        return None
+    held = len(e["keyples"])
+    if held >= 3 or not lo <= e["col"] <= hi:
+        return None
+    tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
+    if keyples + tokens <= 3 and tokens <= held_tokens and USES[e["card"]][len(e["tiles"])][own]:
+        return tokens
+    return None
+
+
 def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
     """(village owner, building, keyple tokens needed) a keyple card may go on now: a card
     with N keyples (raised by tokens, at most 3) goes on a road building holding fewer than
@@ -399,15 +416,8 @@ def targets(g: Game, p: Player, c: Card) -> list[tuple[Seat, Entry, int]]:
         own = owner == p.seat
         found = []
         for e in g.players[owner].village:
-            # the cheap tests first: a river card, or a building already holding 3 keyple
-            # cards, takes none
-            if e["row"] != ROAD:
-                continue
-            held = len(e["keyples"])
-            if held >= 3 or not lo <= e["col"] <= hi:
-                continue
-            tokens = max(keyples, held + 1) - keyples  # tokens_needed, inline: asked very often
-            if keyples + tokens <= 3 and tokens <= p.tokens and USES[e["card"]][len(e["tiles"])][own]:
+            tokens = keyple_tokens(e, keyples, p.tokens, lo, hi, own)
+            if tokens is not None:
                 found.append((e["col"], e, tokens))
         found.sort(key=itemgetter(0))  # by column (one road card a column)
         out += [(owner, e, tokens) for _, e, tokens in found]
@@ -1073,7 +1083,7 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     p = g.players[seat]
     if g.phase in (DRAFT, WINTER_K):
         if not p.choosing:
-            return [_pick_ids.get(cid) or _pick_id(cid) for cid in (p.winter_k if g.phase == WINTER_K else p.hand)]
+            return pick_ids(g, p)
         c = CARDS[p.choosing]
         if c.kind == "keyple":
             out = [f"on:{owner}:{e['col']}" for owner, e, _ in targets(g, p, c)]
@@ -1095,6 +1105,46 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     else:
         out = [f"upgrade:{where(e)}" for e in iter_upgrades(g, p)] + [f"flip:{where(e)}" for e in iter_flips(p)]
     return out + ([("skip" if do == "convert" else "stop")] if out else [])
+
+
+def pick_ids(g: Game, p: Player) -> list[str]:
+    """The ids of the cards ``p`` may pick now (its hand, or its winter K cards)."""
+    return [_pick_ids.get(cid) or _pick_id(cid) for cid in (p.winter_k if g.phase == WINTER_K else p.hand)]
+
+
+def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
+    """Would ``option_ids`` list this id for ``p``, who chooses in the draft (or its winter
+    K card) now? Found without listing every option (tests/games/key_flow/test_properties.py
+    checks the two agree on every id at every draft decision of seeded games)."""
+    if type(option_id) is not str:
+        return False
+    if p.choosing is None:
+        return option_id.startswith("pick:") and option_id[5:] in (p.winter_k if g.phase == WINTER_K else p.hand)
+    if option_id in ("cancel", "discard"):
+        return option_id == "cancel" or g.phase == DRAFT
+    c = CARDS[p.choosing]
+    kind, _, rest = option_id.partition(":")
+    if c.kind != "keyple":
+        return kind == c.row and _number(rest) in spots(p, kind)
+    owner_text, _, col_text = rest.partition(":")
+    owner, col = _number(owner_text), _number(col_text)
+    if kind != "on" or owner is None or col is None:
+        return False
+    for seat, lo, hi in reachable(g, p, c):
+        if seat == owner:
+            for e in g.players[owner].village:
+                if e["col"] == col and e["row"] == ROAD:
+                    return keyple_tokens(e, c.keyples, p.tokens, lo, hi, owner == p.seat) is not None
+    return False
+
+
+def _number(text: str) -> int | None:
+    """A whole number written as an option id writes one (``str(int)``), else None."""
+    try:
+        n = int(text)
+    except ValueError:
+        return None
+    return n if str(n) == text else None
 
 
 _pick_ids: dict[str, str] = {}  # by card id: "pick:<card>" (content does not change)
@@ -1134,6 +1184,11 @@ def _transport_offered(p: Player, option_id: object) -> Callable[[], list[Option
     return lambda: [OptionId(option_id)] if is_move_listed(p, option_id) else []  # type: ignore[arg-type]
 
 
+def _draft_offered(g: Game, p: Player, option_id: object) -> Callable[[], list[OptionId]]:
+    """``_offered`` for a draft choice, found by ``is_draft_choice``."""
+    return lambda: [OptionId(option_id)] if is_draft_choice(g, p, option_id) else []  # type: ignore[arg-type]
+
+
 def is_move_listed(p: Player, option_id: object) -> bool:
     """Would ``option_ids`` list this id for ``p``'s transport job?"""
     if option_id == "stop":
@@ -1166,6 +1221,8 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     jobs = g.players[seat].jobs if acting and g.phase in (RESOLVE, TOKENS) else None
     if jobs and jobs[0]["do"] == "transport":
         offered = _transport_offered(g.players[seat], option_id)  # the one move checked, no listing
+    elif acting and g.phase in (DRAFT, WINTER_K):
+        offered = _draft_offered(g, g.players[seat], option_id)  # the one pick or use checked, no listing
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)

@@ -255,3 +255,40 @@ def test_a_transport_choice_is_checked_as_the_listing_would(players, seed):
                 refused += 1
             g = kf.apply(g, seat, option)
     assert checked > 1000 and refused > 10
+
+
+@pytest.mark.parametrize("players, seed", [(2, 5), (3, 9), (6, 4)])
+def test_a_pick_or_its_use_is_checked_as_the_listing_would(players, seed):
+    """apply checks a draft choice without listing them all (rules.is_draft_choice): at
+    every draft and winter K decision of a random and a bot game, every pick of a card some
+    seat holds, every keyple target and building place over the villages' columns, "discard",
+    "cancel" and some malformed ids are accepted exactly when option_ids lists them, and an
+    unlisted one is refused with the usual words."""
+    from app.games.key_flow.rules import DRAFT, WINTER_K, is_draft_choice, option_ids
+    from app.games.protocol import IllegalAction
+    checked, refused, uses = 0, 0, 0
+    for play in (random_playout, bot_playout):
+        played = play("key-flow", players, seed=seed)
+        g = kf.setup(players, {}, seed)
+        for seat, option in played.actions:
+            p = g.players[seat]
+            if g.phase in (DRAFT, WINTER_K):
+                listed = option_ids(g, seat)
+                cards = {cid for q in g.players for cid in q.hand + q.winter_k}
+                cols = [e["col"] for q in g.players for e in q.village]
+                span = range(min(cols) - 2, max(cols) + 3)
+                ids = [f"pick:{cid}" for cid in sorted(cards)] + ["pick:", "pick:nothing"]
+                ids += [f"on:{owner}:{col}" for owner in range(-1, players + 1) for col in span]
+                ids += [f"{row}:{col}" for row in ("road", "river") for col in span]
+                ids += ["discard", "cancel", "stop", "on:01:1", "on:1:+1", "on:1", "on:x:y", "road:", "road:01",
+                        "river:1.0", 7, None]
+                for i in ids:
+                    assert is_draft_choice(g, p, i) == (i in listed), (i, listed)
+                    checked += 1
+                uses += p.choosing is not None
+                unlisted = next(i for i in ids if isinstance(i, str) and i not in listed)
+                with pytest.raises(IllegalAction, match="is not one of seat"):
+                    kf.apply(g, seat, unlisted)
+                refused += 1
+            g = kf.apply(g, seat, option)
+    assert checked > 10000 and refused > 50 and uses > 20
