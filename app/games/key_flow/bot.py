@@ -21,9 +21,9 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find, is_draft_choice, items,
-                    iter_move_places, listed, live_action, live_panel, pick_ids, powers, reachable, season_name,
-                    shape_neighbours, spots, where)
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
+                    is_draft_choice, items, iter_move_places, listed, live_action, live_panel, move_id, pick_ids,
+                    powers, reachable, season_name, shape_neighbours, spots)
 from .scoring import accepts
 
 Seat = int
@@ -622,10 +622,9 @@ def _free_places_of(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
     g, p = state, state.players[seat]
     # Picks, the picked card's use and transport moves are weighed as the rules find them,
-    # and apply checks the one chosen (rules.is_draft_choice, rules.is_move_listed): no
-    # listing of every option's words for them.
-    alone = offered is None and (g.phase in (DRAFT, WINTER_K) and p.chosen is None
-                                 or p.jobs and p.jobs[0]["do"] == "transport" and g.phase in (RESOLVE, TOKENS))
+    # and apply checks the one chosen (rules.checked_alone): no listing of every option's
+    # words for them.
+    alone = offered is None and checked_alone(g, p)
     if not alone:
         if offered is None:
             offered = listed(state, seat)  # apply then checks against this list
@@ -799,8 +798,7 @@ def transport_choice(p: Player) -> str:
             best, best_v = move, v0 + gain
     if best is None:
         return "stop"
-    src, dst, r = best
-    return f"move:{where(village[src])}:{where(village[dst])}:{r}"
+    return move_id(p, *best)
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed

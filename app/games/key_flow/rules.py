@@ -707,6 +707,11 @@ _REFUSES = {cid: frozenset(RESOURCES) - frozenset(c.accepts) if c.kind == "store
             for cid, c in CARDS.items()}
 
 
+def move_id(p: Player, src: int, dst: int, r: str) -> str:
+    """The option id of a move ``iter_move_places`` finds (``is_move_listed`` reads it)."""
+    return f"move:{where(p.village[src])}:{where(p.village[dst])}:{r}"
+
+
 def transport_options(p: Player, left: int) -> list[Option]:
     out = [Option(f"move:{where(a)}:{where(b)}:{r}",
                   f"Move 1 {r} from {CARDS[a['card']].name} to {CARDS[b['card']].name} ({left} left)", "move")
@@ -1100,8 +1105,7 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
     if do == "convert":
         out = [f"pay:{s}" for s in iter_payable(p, job)]
     elif do == "transport":
-        places = [where(e) for e in p.village]
-        out = [f"move:{places[i]}:{places[j]}:{r}" for i, j, r in iter_move_places(p)]
+        out = [move_id(p, i, j, r) for i, j, r in iter_move_places(p)]
     else:
         out = [f"upgrade:{where(e)}" for e in iter_upgrades(g, p)] + [f"flip:{where(e)}" for e in iter_flips(p)]
     return out + ([("skip" if do == "convert" else "stop")] if out else [])
@@ -1176,17 +1180,20 @@ def _offered(ids: Callable[[], list[str]], option_id: object) -> Callable[[], li
     return lambda: [OptionId(option_id)] if option_id in ids() else []  # type: ignore[arg-type]
 
 
-def _transport_offered(p: Player, option_id: object) -> Callable[[], list[OptionId]]:
-    """``_offered`` for a transport job: the choice alone when ``option_ids`` would list it
-    (a move ``iter_move_places`` finds, or "stop" while one exists), else nothing, found
-    without listing every move (tests/games/key_flow/test_properties.py checks the two
-    agree on every id at every transport decision of seeded games)."""
-    return lambda: [OptionId(option_id)] if is_move_listed(p, option_id) else []  # type: ignore[arg-type]
+def checked_alone(g: Game, p: Player) -> bool:
+    """Does ``apply`` check this acting seat's choice by itself, without listing every
+    option (``is_choice_listed``): a pick, the picked card's use, a transport move? The bot
+    then weighs those as the rules find them and lists nothing either."""
+    if g.phase in (DRAFT, WINTER_K):
+        return p.chosen is None
+    return g.phase in (RESOLVE, TOKENS) and bool(p.jobs) and p.jobs[0]["do"] == "transport"
 
 
-def _draft_offered(g: Game, p: Player, option_id: object) -> Callable[[], list[OptionId]]:
-    """``_offered`` for a draft choice, found by ``is_draft_choice``."""
-    return lambda: [OptionId(option_id)] if is_draft_choice(g, p, option_id) else []  # type: ignore[arg-type]
+def is_choice_listed(g: Game, p: Player, option_id: object) -> bool:
+    """Would ``option_ids`` list this id for a seat whose choice is ``checked_alone``?
+    (tests/games/key_flow/test_properties.py checks the two agree on every id at every such
+    decision of seeded games.)"""
+    return is_draft_choice(g, p, option_id) if g.phase in (DRAFT, WINTER_K) else is_move_listed(p, option_id)
 
 
 def is_move_listed(p: Player, option_id: object) -> bool:
@@ -1217,12 +1224,12 @@ def is_seat(g: Game, seat: object) -> bool:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
     acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
-    offered = _offered(_LISTED.offered(g, seat), option_id)
-    jobs = g.players[seat].jobs if acting and g.phase in (RESOLVE, TOKENS) else None
-    if jobs and jobs[0]["do"] == "transport":
-        offered = _transport_offered(g.players[seat], option_id)  # the one move checked, no listing
-    elif acting and g.phase in (DRAFT, WINTER_K):
-        offered = _draft_offered(g, g.players[seat], option_id)  # the one pick or use checked, no listing
+    kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
+    if acting and checked_alone(g, g.players[seat]):
+        p = g.players[seat]
+        offered = lambda: [OptionId(option_id)] if is_choice_listed(g, p, option_id) else []  # noqa: E731
+    else:
+        offered = _offered(kept, option_id)
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
