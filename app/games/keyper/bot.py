@@ -11,7 +11,6 @@ holds every fair it can, and folds its board to the face with the most useful fi
 from __future__ import annotations
 
 import functools
-from operator import attrgetter
 from typing import Any, Protocol
 
 from app.games.rng import Rng
@@ -572,10 +571,7 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         # listing every space (``apply`` checks the one choice)
         decide(state, seat)
         return place_pick(state, state.players[seat], job["colour"])
-    return choose_among(state, seat, list(map(OPTION_ID, listed(state, seat))), rng)
-
-
-OPTION_ID = attrgetter("id")
+    return choose_among(state, seat, listed(state, seat), rng)
 
 
 def decide(state: Game, seat: Seat) -> None:

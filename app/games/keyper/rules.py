@@ -43,14 +43,14 @@ import threading
 from collections import Counter
 from itertools import compress
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
 from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
 from app.games.rng import Rng
 
-from .content import (ANIMALS, BOATS, BOATS_PER_SEASON, BUILDINGS, COUNTRY, FAIRS, FARM_PLOTS, FIELD_COLOUR,
+from .content import (ANIMALS, BOARDS, BOATS, BOATS_PER_SEASON, BUILDINGS, COUNTRY, FAIRS, FARM_PLOTS, FIELD_COLOUR,
                       FIELD_NAMES, FINISHED, GEMS, GOOD_NAMES, GOODS, HOME, KEYP_TILE_GAIN, KEYPLE_COLOURS,
                       KEYPLE_NAMES, PLAYER_COLOURS, RAW, REFINED, SEASONS, SHIP_STEP, SHIPPING_TRACK,
                       START_GOODS, START_KEYPLES, STOCK, act_text, SUPPLY, TEAM_SIZE, VILLAGE_PLOTS, WHEAT, WHITE,
@@ -1847,13 +1847,220 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return turn_options(g, p)
 
 
-# What the bot listed last, for the next ``apply`` on that game (protocol.ListedOnce).
-_LISTED = ListedOnce(lambda g, seat: options(g, seat))
+def option_ids(g: Game, seat: Seat) -> list[str]:
+    """The ids of ``options``, in its order, without their words: what ``apply`` checks a
+    choice against and all the bot reads (labels, targets and ``Option`` objects were most
+    of a listing). tests/games/keyper/test_properties.py checks both list the same ids at
+    every decision of seeded games."""
+    if g.phase == OVER or seat not in to_act(g):
+        return []
+    p = g.players[seat]
+    if g.phase == FOLD:
+        board = next(b for b in g.boards if b["folder"] == p.seat)
+        return list(fold_ids(board["id"], season_name(g)))
+    if g.queue:
+        return QUEUE_IDS[g.queue[0]["do"]](g, p)
+    return turn_ids(g, p)
 
 
-def listed(g: Game, seat: Seat) -> list[Option]:
-    """``options``, for a caller that next applies one of them to this very game (the bot)."""
-    return _LISTED.listed(g, seat)
+@functools.cache
+def fold_ids(board_id: int, season: str) -> tuple[str, ...]:
+    """The ids of ``fold_options`` (fixed content: made once)."""
+    return tuple([f"fold:{f}" for f in folds(board_id, season)])
+
+
+def turn_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``turn_options``."""
+    out: list[str] = []
+    if p.keyper is None:
+        for b in g.boards:
+            if b["keyper"] is None:
+                out.append(KEYPER_IDS[b["id"]])
+    anywhere = empty_space(g)  # then every colour may be placed
+    for colour in dict.fromkeys(p.hand):
+        if anywhere or can_place(g, p, colour):
+            out.append(KEYPLE_IDS[colour])
+    if out_of_hand(p):
+        out += lay_ids(g, p)
+    if not out:
+        out.append("pass")
+    return out
+
+
+KEYPER_IDS = {board_id: f"keyper:{board_id}" for board_id in BOARDS}
+KEYPLE_IDS = {colour: f"keyple:{colour}" for colour in KEYPLE_COLOURS}
+JOIN_IDS = {colour: f"join:{colour}" for colour in KEYPLE_COLOURS}
+
+
+def lay_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``lay_options``."""
+    return [("lay:" if n == 1 else "pair:") + kind + ":" + where for kind, where, n in lay_targets(g, p)]
+
+
+def invite_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``invite_options``."""
+    job = g.queue[0]
+    board = board_of(g, job["board"])
+    first = board["spaces"][job["space"]][0]["colour"]
+    field_colour = FIELD_COLOUR[board_fields(board)[job["space"]]]
+    out = []
+    for c in dict.fromkeys(p.hand):
+        if may_join(first, field_colour, c):
+            out.append(JOIN_IDS[c])
+    out.append("decline")
+    return out
+
+
+def place_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``place_options``."""
+    job = g.queue[0]
+    if job.get("river"):
+        return [f"boat:{b}" for b in g.boats] + ["cancel"]
+    colour, boats = job["colour"], g.boats
+    out = []
+    for b in g.boards:
+        spaces = b["spaces"]
+        for key, field_colour, option_id in board_space_ids(b["id"], b["fold"]):
+            if open_to(spaces[key], key, field_colour, colour, boats):
+                out.append(option_id)
+    for plot_id in iter_plot_targets(p, colour):
+        out.append("plot:" + plot_id)
+    out.append("cancel")
+    return out
+
+
+@functools.cache
+def board_space_ids(board_id: int, fold: str) -> tuple[tuple[str, str | None, str], ...]:
+    """``board_space_options`` with the options' ids (fixed content: made once)."""
+    return tuple((key, field_colour, f"space:{ref}") for key, field_colour, ref in board_spaces(board_id, fold))
+
+
+def act_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``act_options``."""
+    job = g.queue[0]
+    kind = job["kind"]
+    out: list[str] = []
+    if kind == "tile":
+        out = [f"take:{i}" for i, t in enumerate(g.display) if t]
+    elif kind in ("build", "discount"):
+        return build_ids(g, p, job)
+    elif kind == "upgrade":
+        stock = p.stock
+        for plot_id, plot in p.plots.items():
+            if plot["tiles"] and not plot["up"] and can_pay(stock, BUILDINGS[plot["tiles"][-1]].back.cost):
+                out.append("upgrade:" + plot_id)
+    elif kind == "fair":
+        out = ["winter:" + f for f in g.winter_fairs]
+    elif kind == "boat":
+        out = boat_ids(g, p, job)
+    elif kind == "work":
+        out = work_ids(g, p, job)
+    if not out:
+        return []
+    out.append("done")
+    return out
+
+
+def work_ids(g: Game, p: Player, job: Job) -> list[str]:
+    """The ids of ``work_options``."""
+    side = building_side(p.plots[job["plot"]])
+    assert side is not None
+    out = []
+    for i, a in enumerate(side.acts):
+        if "animal" in a.gain:
+            variants = [k for k in side.houses if g.supply[k] > 0] if can_pay(p.stock, a.pay) else []
+        else:
+            variants = work_variants(g, p, a)
+        for v in variants:
+            out.append(f"use:{i}:{v}")
+    return out
+
+
+def build_ids(g: Game, p: Player, job: Job) -> list[str]:
+    """The ids of ``act_options`` at a build step (``build_options``, then "done")."""
+    if job.get("src"):
+        tile = source_tile(g, p, job["src"])
+        return ["plot:" + pid for pid in free_plots(p, BUILDINGS[tile].area)] + ["cancel", "done"]
+    out = []
+    room = areas_with_room(p)
+    discount = job["kind"] == "discount"
+    stock = p.stock
+    held = goods_held(stock)
+    for where, tiles in (("home", p.home), ("held", p.held), ("display", g.display)):
+        for i, tile in enumerate(tiles):
+            if tile:
+                area, cost, less, named, named_less = TILE_COSTS[tile]  # ``build_cost``
+                if room[area] and (named_less if discount else named) <= held \
+                        and can_pay(stock, less if discount else cost):
+                    out.append(f"build:display:{i}" if where == "display" else f"build:{where}:{tile}")
+    if out:
+        out.append("done")
+    return out
+
+
+def boat_ids(g: Game, p: Player, job: Job) -> list[str]:
+    """The ids of ``boat_options``."""
+    board = board_of(g, job["board"])
+    goods = BOATS[board["boat"]].faces[season_name(g)]
+    done = g.trades.get(str(p.seat), NO_TRADES)
+    out = []
+    for good in goods:
+        if g.supply[good] > 0 and good not in done["sold"]:
+            out.append("get:" + good)
+    if p.ship < SHIPPING_TRACK:
+        for good in goods:
+            if p.stock.get(good, 0) > 0 and good not in done["got"]:
+                out.append("sell:" + good)
+    return out
+
+
+NO_TRADES: dict[str, list[str]] = {"got": [], "sold": []}  # (read only)
+
+
+def fair_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``fair_options``."""
+    out = []
+    season = season_name(g)
+    own = p.fairs.get(season)
+    if own and can_pay(p.stock, FAIRS[own].needs):
+        out.append(f"fair:{own}:front")
+    for f in p.winter:  # ``winter_fair_options``
+        fair = FAIRS[f]
+        for side_name in WINTER_SIDES.get(season, ()):
+            if can_pay(p.stock, fair.needs if side_name == "4" else fair.back_needs or {}):
+                out.append(f"fair:{f}:{side_name}")
+    out.append("done")
+    return out
+
+
+def house_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``house_options``."""
+    return ["house:" + plan_id(plan) for plan in housing_plans(p)]
+
+
+def surplus_ids(g: Game, p: Player) -> list[str]:
+    """The ids of ``surplus_options``."""
+    return [o.id for o in surplus_listing(tuple(p.hand), TEAM_SIZE[len(g.players)])]
+
+
+QUEUE_IDS: dict[str, Callable[[Game, Player], list[str]]] = {
+    "invite": invite_ids, "act": act_ids, "place": place_ids, "keyp": lambda g, p: ["keyp:now", "keyp:later"],
+    "fair": fair_ids, "house": house_ids, "surplus": surplus_ids, "final": lambda g, p: lay_ids(g, p) + ["pass"],
+}
+
+
+class OptionId(NamedTuple):
+    """An option as ``check_choice`` reads it: its id alone."""
+    id: str
+
+
+# What the bot listed last (ids alone), for the next ``apply`` on that game (protocol.ListedOnce).
+_LISTED = ListedOnce(option_ids)  # type: ignore[arg-type]
+
+
+def listed(g: Game, seat: Seat) -> list[str]:
+    """``option_ids``, for a caller that next applies one of them to this very game (the bot)."""
+    return _LISTED.listed(g, seat)  # type: ignore[return-value]
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
@@ -1876,15 +2083,16 @@ QUEUE_ONLY = frozenset({"keyple", "build"})
 NO_SEAT = -1  # ``clone`` copies no player
 
 
-def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[Option]]:
-    """What ``check_choice`` tests a choice against: at a keyple's place step the choice
-    alone if it is listed now (``place_listed``: the bot picks a space without listing every
-    space of every board), else the options the bot listed for this game, or a fresh list."""
-    offered = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
+def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[OptionId]]:
+    """What ``check_choice`` tests a choice against: the choice alone if it is listed now.
+    At a keyple's place step that is asked of the rules for it alone (``place_listed``: the
+    bot picks a space without listing every space of every board); else it is looked up in
+    the ids the bot listed for this game, or in a fresh ``option_ids``."""
+    ids = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
     if g.queue and g.phase == PLAY and g.queue[0]["do"] == "place" and g.queue[0]["seat"] == seat \
             and isinstance(option_id, str):
-        return lambda: [Option(option_id, "")] if place_listed(g, g.players[seat], option_id) else []
-    return offered
+        return lambda: [OptionId(option_id)] if place_listed(g, g.players[seat], option_id) else []
+    return lambda: [OptionId(option_id)] if option_id in ids() else []  # type: ignore[list-item, operator]
 
 
 def place_listed(g: Game, p: Player, option_id: str) -> bool:

@@ -297,3 +297,25 @@ def test_a_keyples_best_value_skipping_buildings_is_the_best_of_all(players):
                     best = value
             assert quick == (0.0 if best is None else best), (colour, quick, best)
     assert len(turns) > 50 and skipped > 0
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (3, 5), (4, 7)])
+def test_option_ids_are_the_options_ids_all_game_long(players, seed):
+    """``apply`` checks a choice against ``option_ids``, and the bot reads only those: for
+    every seat at every decision of a random and a bot game, the same ids in the same order
+    as ``options``."""
+    from app.games.keyper.rules import option_ids
+    from app.games.playout import bot_playout, random_playout
+    kinds = set()
+    for playout in (random_playout, bot_playout):
+        played = playout("keyper", players, seed=seed)
+        g = kp.setup(players, played.options, seed)
+        for seat, option in played.actions + [(None, None)]:
+            for s in range(players):
+                ids = option_ids(g, s)
+                assert ids == [o.id for o in kp.options(g, s)], (s, g.queue[:1])
+                kinds.update(i.split(":")[0] for i in ids)
+            if seat is not None:
+                g = kp.apply(g, seat, option)
+    assert {"keyper", "keyple", "lay", "pass", "join", "decline", "space", "plot", "boat", "keyp", "take", "build",
+            "upgrade", "winter", "get", "sell", "use", "done", "cancel", "fair", "fold", "surplus", "pair"} <= kinds, kinds

@@ -574,7 +574,8 @@ def test_options_listed_for_one_game_are_not_trusted_for_another():
     very game and seat; anywhere else it lists again."""
     from app.games.keyper.rules import listed
     g = fresh()
-    offered = [o.id for o in listed(g, 0)]
+    offered = listed(g, 0)
+    assert offered == ids(g, 0)  # the ids alone, in the options' order
     keyple = next(o for o in offered if o.startswith("keyple:"))
     other = fresh()
     other.players[0].hand = [c for c in other.players[0].hand if f"keyple:{c}" != keyple]
@@ -585,3 +586,18 @@ def test_options_listed_for_one_game_are_not_trusted_for_another():
     with pytest.raises(IllegalAction):
         kp.apply(g, 1, keyple)  # listed for seat 0
     kp.apply(g, 0, keyple)  # the listed game and seat: accepted
+
+
+def test_apply_after_listed_does_not_list_again(monkeypatch):
+    """The state bot lists the ids once per decision: ``apply`` finds its choice in them."""
+    from app.games.keyper import rules
+    g = fresh()
+    offered = rules.listed(g, 0)
+
+    def listing_again(*_):
+        raise AssertionError("listed twice")
+    monkeypatch.setattr(rules, "option_ids", listing_again)
+    monkeypatch.setattr(rules, "options", listing_again)
+    monkeypatch.setattr(rules._LISTED, "_options", listing_again)
+    keyple = next(o for o in offered if o.startswith("keyple:"))
+    assert kp.apply(g, 0, keyple).queue[0]["do"] == "place"
