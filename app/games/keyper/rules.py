@@ -211,8 +211,7 @@ def own_plot(p: Player, plot_id: str) -> dict[str, Any]:
 # was given until a rule takes its own copy of one (``own_player``) before changing it.
 
 class _Applying(threading.local):
-    players: list[Player] | None = None  # the players of the game ``apply`` was given
-    boards: list[dict[str, Any]] | None = None  # and its boards
+    given: Game | None = None  # the game ``apply`` was given (its players and boards are shared)
 
 
 _applying = _Applying()
@@ -220,9 +219,9 @@ _applying = _Applying()
 
 def own_player(g: Game, seat: Seat) -> Player:
     """The seat's player, this game's own copy (to change)."""
-    shared = _applying.players
-    if shared is not None and g.players[seat] is shared[seat]:
-        g.players[seat] = copy_player(shared[seat])
+    given = _applying.given
+    if given is not None and g.players[seat] is given.players[seat]:
+        g.players[seat] = copy_player(given.players[seat])
     return g.players[seat]
 
 
@@ -236,8 +235,8 @@ def own_board(g: Game, board_id: int) -> dict[str, Any]:
     """The board, this game's own copy (to change): ``apply`` shares the boards with the
     game it was given, like the players."""
     board = board_of(g, board_id)
-    shared = _applying.boards
-    if shared is not None and any(board is b for b in shared):
+    given = _applying.given
+    if given is not None and any(board is b for b in given.boards):
         i = g.boards.index(board)
         board = g.boards[i] = dict(board)
     return board
@@ -2068,12 +2067,12 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered_for(g, seat, option_id), option_id)
     verb = option_id.split(":", 1)[0]
     new = clone(g, NO_SEAT if verb in QUEUE_ONLY else seat)
-    _applying.players, _applying.boards = g.players, g.boards
+    _applying.given = g  # (one thread-local attribute: each costs as much as a small function)
     try:
         CHOICES[verb](new, new.players[seat], option_id)
         advance(new)
     finally:
-        _applying.players = _applying.boards = None
+        _applying.given = None
     return new
 
 
