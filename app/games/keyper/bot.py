@@ -17,8 +17,8 @@ from app.games.rng import Rng
 
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SEASONS, SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
-from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build_both, can_pay,
-                    can_upgrade, iter_plot_targets, listed, matched, new_board, parse_plan,
+from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build,
+                    can_build_both, can_pay, can_upgrade, iter_plot_targets, listed, matched, new_board, parse_plan,
                     returned_by, season_name, source_tile, tiebreak)
 
 Seat = int
@@ -258,12 +258,17 @@ def face_worth(values: dict[str, float], needs: dict[str, int], supply: dict[str
 
 def river_worth(g: Game, p: Player) -> float:
     """A river action is worth what the best boat waiting (or already on a river) gives."""
+    # the best of every boat's best is the best over all their goods at once
+    return face_worth(goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock, river_goods(river_boats(g), g.season))
+
+
+def river_boats(g: Game) -> tuple[str, ...]:
+    """The boats waiting and those already on a river."""
     boats = list(g.boats)
     for b in g.boards:
         if b["boat"]:
             boats.append(b["boat"])
-    # the best of every boat's best is the best over all their goods at once
-    return face_worth(goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock, river_goods(tuple(boats), g.season))
+    return tuple(boats)
 
 
 @functools.cache
@@ -601,7 +606,7 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
         field = board_fields(board_of(state, job["board"]))[job["space"]]
         joins = [o for o in offered if o.startswith("join:")]
         # a good other than an animal is worth at least 1 (``GOOD_BASE``): no need to weigh it
-        if joins and (field in GOOD_BASE or kind_value(state, p, field) >= 0.9):
+        if joins and (field in GOOD_BASE or worth_joining(state, p, field)):
             best = joins[0]
             for o in joins[1:]:  # ``max`` by (not white, id), in a loop
                 if (o != "join:white", o) > (best != "join:white", best):
@@ -623,6 +628,23 @@ def choose_among(state: Game, seat: Seat, offered: list[str], rng: Chance) -> st
     if step == "surplus":
         return surplus_choice(state, p, offered)
     return act_choice(state, p, offered, rng)
+
+
+def worth_joining(g: Game, p: Player, field: str) -> bool:
+    """Is ``kind_value`` of the field at least 0.9, an invitation's bar? Asked without the
+    values that cannot change the answer: a build or a discount build is worth 3.5 or 4.0
+    when a tile can be built (just that one: ``can_build``), else 0.2; a river is worth at
+    least its best good to take, and a good other than an animal is worth at least 1
+    (``GOOD_BASE``). tests/games/keyper/test_properties.py compares it with ``kind_value``
+    at every invitation of seeded games."""
+    if field == "build" or field == "discount":
+        return can_build(g, p, field)
+    if field == "river":
+        supply = g.supply
+        for x in river_goods(river_boats(g), g.season):
+            if x in GOOD_BASE and supply.get(x, 0):
+                return True
+    return kind_value(g, p, field) >= 0.9
 
 
 def turn_choice(g: Game, p: Player, offered: list[str], rng: Chance) -> str:

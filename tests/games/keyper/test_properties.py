@@ -320,3 +320,36 @@ def test_option_ids_are_the_options_ids_all_game_long(players, seed):
     every = {"keyper", "keyple", "lay", "pair", "pass", "join", "decline", "space", "plot", "boat", "keyp", "take",
              "build", "upgrade", "winter", "get", "sell", "use", "done", "cancel", "fair", "fold", "surplus"}
     assert every <= kinds, every - kinds
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_invitation_is_worth_joining_as_its_field_value_says(players):
+    """``bot.worth_joining`` (an invitation's bar without weighing what cannot change the
+    answer) says yes exactly when ``kind_value`` of the field is at least 0.9, for every
+    field kind and every seat at every invitation of bot and random games."""
+    from app.games.keyper.content import FIELD_COLOUR
+    from app.games.keyper.rules import board_fields, board_of
+    seen = {}
+
+    def watch(chooser):
+        def choose(g, seat):
+            if g.queue and g.queue[0]["do"] == "invite":
+                job = g.queue[0]
+                asked = {board_fields(board_of(g, job["board"]))[job["space"]]} | set(FIELD_COLOUR)
+                dry = clone(g)  # and with the supply and the stores run out (a river weighed in full)
+                dry.supply = {k: 0 for k in dry.supply}
+                for q in dry.players:
+                    q.stock = {k: 0 for k in q.stock}
+                for game in (g, dry):
+                    for p in game.players:
+                        for field in asked:
+                            bot.decide(kp.setup(2, {}, 0), 0)  # forget the values: each weighed afresh
+                            quick = bot.worth_joining(game, p, field)
+                            bot.decide(kp.setup(2, {}, 0), 0)
+                            assert quick == (bot.kind_value(game, p, field) >= 0.9), field
+                            seen.setdefault(field, set()).add(quick)
+            return chooser(g, seat)
+        return choose
+    play(players, 80 + players, watch(bot_chooser(players)))
+    play(players, 90 + players, watch(random_chooser(players)))
+    assert seen["river"] == seen["build"] == seen["discount"] == {True, False}, seen
