@@ -259,7 +259,8 @@ def face_worth(values: dict[str, float], needs: dict[str, int], supply: dict[str
 def river_worth(g: Game, p: Player) -> float:
     """A river action is worth what the best boat waiting (or already on a river) gives."""
     # the best of every boat's best is the best over all their goods at once
-    return face_worth(goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock, river_goods(river_boats(g), g.season))
+    goods = river_goods(river_boats(g), g.season)
+    return face_worth(goods_values(g, p), fair_needs_memo(g, p), g.supply, p.stock, goods)
 
 
 def river_boats(g: Game) -> tuple[str, ...]:
