@@ -10,7 +10,9 @@ holds every fair it can, and folds its board to the face with the most useful fi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from operator import attrgetter
 from typing import Any, Protocol
 
 from app.games.rng import Rng
@@ -555,18 +557,13 @@ def worked_out_for(g: Game, seat: Seat) -> bool:
     if not _worked or _worked[1] != seat or not g.queue or g.queue[0]["do"] != "place":
         return False
     last = _worked[0]
-    if last is g:
-        return True
-    # field by field, what is shared passing at once (``==`` of the two dicts, without making them)
-    now, before = vars(g), vars(last)
-    if len(now) != len(before):
-        return False
-    for name, value in now.items():
-        if name != "queue":
-            old = before.get(name, before)  # (the dict itself: a name the other lacks)
-            if value is not old and value != old:
-                return False
-    return True
+    # every field but the queue, as two tuples made in C: their ``==`` passes what is shared
+    # at once (identity first), and compares the rest (field by field in Python cost ~30k
+    # instructions a place step)
+    return last is g or ALL_BUT_QUEUE(g) == ALL_BUT_QUEUE(last)
+
+
+ALL_BUT_QUEUE = attrgetter(*[f.name for f in dataclasses.fields(Game) if f.name != "queue"])
 
 
 def choose(state: Game, seat: Seat, rng: Rng) -> str:
