@@ -20,8 +20,8 @@ from app.games.rng import Rng
 from .content import (ANIMALS, BOATS, BUILDINGS, FAIRS, FIELD_COLOUR, FINISHED, GEMS, KEYP_TILE_GAIN, RAW, REFINED,
                       SEASONS, SHIP_STEP, STOCK, WHITE, WHITE_KEYPLE, Act, Building, fields_of, layout)
 from .rules import (FOLD, Game, Player, board_fields, board_of, building_points, building_side, can_build,
-                    can_build_both, can_pay, can_upgrade, iter_plot_targets, listed, matched, new_board, parse_plan,
-                    returned_by, season_name, source_tile, tiebreak)
+                    can_build_both, can_pay, can_upgrade, iter_plot_targets, listed, made_from_by_queue, matched,
+                    new_board, parse_plan, returned_by, season_name, source_tile, tiebreak)
 
 Seat = int
 
@@ -553,14 +553,16 @@ _worked: list[Any] = []  # the game and seat the values above were worked out fo
 def worked_out_for(g: Game, seat: Seat) -> bool:
     """Do the remembered values hold for this decision? They read the game but not its queue:
     a keyple just chosen, now to be placed, finds them all (the place step weighs the same
-    spaces the keyple's choice did). The games are compared: any other change forgets them."""
+    spaces the keyple's choice did). Known at once when the rules made this game from that
+    one by a choice that changed only the queue (``made_from_by_queue``); else the games are
+    compared: any other change forgets them."""
     if not _worked or _worked[1] != seat or not g.queue or g.queue[0]["do"] != "place":
         return False
     last = _worked[0]
-    # every field but the queue, as two tuples made in C: their ``==`` passes what is shared
-    # at once (identity first), and compares the rest (field by field in Python cost ~30k
-    # instructions a place step)
-    return last is g or ALL_BUT_QUEUE(g) == ALL_BUT_QUEUE(last)
+    # else every field but the queue, as two tuples made in C: their ``==`` passes what is
+    # shared at once (identity first), and compares the rest (field by field in Python cost
+    # ~30k instructions a place step)
+    return last is g or made_from_by_queue(g) is last or ALL_BUT_QUEUE(g) == ALL_BUT_QUEUE(last)
 
 
 ALL_BUT_QUEUE = attrgetter(*[f.name for f in dataclasses.fields(Game) if f.name != "queue"])

@@ -2066,13 +2066,17 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     check_choice(seat, len(g.players), g.phase == OVER, to_act(g), offered_for(g, seat, option_id), option_id)
     verb = option_id.split(":", 1)[0]
-    new = clone(g, NO_SEAT if verb in QUEUE_ONLY else seat)
+    queue_only = verb in QUEUE_ONLY
+    new = clone(g, NO_SEAT if queue_only else seat)
     _applying.given = g  # (one thread-local attribute: each costs as much as a small function)
     try:
         CHOICES[verb](new, new.players[seat], option_id)
         advance(new)
     finally:
         _applying.given = None
+    if queue_only:
+        global _queue_only_made
+        _queue_only_made = (g, new)
     return new
 
 
@@ -2080,6 +2084,19 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 # that waits for the same seat: ``apply`` need not copy the player (``own_player`` would).
 QUEUE_ONLY = frozenset({"keyple", "build"})
 NO_SEAT = -1  # ``clone`` copies no player
+
+# The last game ``apply`` made by a QUEUE_ONLY choice, and the game it was given (one pair,
+# replaced whole: safe to read from any thread).
+_queue_only_made: tuple[Game, Game] | None = None
+
+
+def made_from_by_queue(g: Game) -> Game | None:
+    """The game that ``g`` was made from by a choice that changed only the queue, if ``g``
+    is the last game ``apply`` made so (else None): every other field of the two games is
+    equal (games are never changed once made). The state bot then knows the values it
+    weighed for that game still hold, without comparing the games."""
+    made = _queue_only_made
+    return made[0] if made is not None and made[1] is g else None
 
 
 def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[OptionId]]:

@@ -353,3 +353,29 @@ def test_an_invitation_is_worth_joining_as_its_field_value_says(players):
     play(players, 80 + players, watch(bot_chooser(players)))
     play(players, 90 + players, watch(random_chooser(players)))
     assert seen["river"] == seen["build"] == seen["discount"] == {True, False}, seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_made_by_a_queue_only_choice_differs_only_in_its_queue(players):
+    """``made_from_by_queue`` (how the state bot knows at once that its values still hold at
+    a keyple's place step) names the game a choice of a keyple or a tile to build was applied
+    to, and every field but the queue of the two games is equal, at every such choice of bot
+    and random games; after any other choice it names nothing."""
+    from app.games.keyper.rules import made_from_by_queue
+    counts = {True: 0, False: 0}
+
+    def watch(chooser):
+        def choose(g, seat):
+            choice = chooser(g, seat)
+            after = kp.apply(g, seat, choice)
+            queue_only = choice.startswith(("keyple:", "build:"))
+            assert made_from_by_queue(after) is (g if queue_only else None), choice
+            if queue_only:
+                assert bot.ALL_BUT_QUEUE(after) == bot.ALL_BUT_QUEUE(g), choice
+                assert after.queue != g.queue
+            counts[queue_only] += 1
+            return choice
+        return choose
+    play(players, 100 + players, watch(bot_chooser(players)))
+    play(players, 110 + players, watch(random_chooser(players)))
+    assert counts[True] > 50 and counts[False] > 200
