@@ -581,7 +581,8 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
 
 def decide(state: Game, seat: Seat) -> None:
     """A new decision: the remembered values are forgotten unless they still hold."""
-    if not worked_out_for(state, seat):
+    queue = state.queue  # (``worked_out_for``'s first test, without the call: most decisions fail it)
+    if not queue or queue[0]["do"] != "place" or not worked_out_for(state, seat):
         _memo.clear()
         _works.clear()
         _bounds.clear()
