@@ -363,6 +363,7 @@ class Spots:
         self._placed: list[Placed] | None = None  # made when asked
         self._by_option: dict[str, Spot] | None = None  # "space:<board>:<space>" -> its spot, made when asked
         memo, tops, seat, boats = _memo, self.tops, p.seat, g.boats
+        memo.update(goods_values(g, p))  # every good's and animal's ``kind_value`` at once (its table)
         joins_all, boards = self.joins.append, self.boards.append
         for index, board in enumerate(g.boards):
             # the board's claim: 0.3 if it is the seat's or nobody's
