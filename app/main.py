@@ -26,6 +26,8 @@ from app.api import games as api_games
 from app.api import hosting as api_hosting
 from app.api import notifications as api_notifications
 from app.api import ws as api_ws
+from app.api import direct as api_direct
+from app.api.headers import MAX_BODY, secured
 from app.api import chat as api_chat
 from app.api import endings as api_endings
 from app.api.ratelimit import ACTION_MESSAGE, CHAT_MESSAGE, CREATE_MESSAGE, make_limiter
@@ -51,9 +53,12 @@ class Keydom(FastAPI):
     """The app. A game's websocket (app.api.ws) is served straight from here, behind only the
     proxy-headers step that every request gets: the rest of the stack is for HTTP (the
     security headers and body limit pass websockets by), and keeping its layers alive for
-    every socket's lifetime cost memory per connected seat and CPU per frame."""
+    every socket's lifetime cost memory per connected seat and CPU per frame. So is an
+    ordinary action (app.api.direct): the one request every move makes, whose way through
+    FastAPI's layers cost more CPU than the table's work for it."""
 
     _sockets: ASGIApp | None = None
+    _actions: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -63,11 +68,21 @@ class Keydom(FastAPI):
             scope["app"] = self
             await self._sockets(scope, receive, send)
             return
+        if api_direct.takes(scope):
+            if self._actions is None:
+                self._actions = ProxyHeadersMiddleware(self._serve_action,
+                                                       trusted_hosts=self.state.settings.forwarded_allow_ips)
+            scope["app"] = self
+            await self._actions(scope, receive, send)
+            return
         await super().__call__(scope, receive, send)
 
     async def _serve_socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not await api_ws.serve_directly(scope, receive, send):
             await super().__call__(scope, receive, send)  # no such socket: the router refuses it
+
+    async def _serve_action(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await api_direct.serve(self, scope, receive, send, everything_else=super().__call__)
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
@@ -244,17 +259,6 @@ def describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) + "." if parts else "The request is not valid."
 
 
-SECURITY_HEADERS = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    # Seat links carry tokens: never send them to other sites. (Not "no-referrer": with it
-    # browsers send "Origin: null" on our own form posts, which the CSRF check refuses.)
-    (b"referrer-policy", b"same-origin"),
-]
-CSP = (b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-       b"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-
-
 class SecurityHeaders:
     """Plain ASGI middleware (no per-request task or body buffering)."""
 
@@ -269,18 +273,10 @@ class SecurityHeaders:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {k.lower() for k, _ in headers}
-                headers += [(k, v) for k, v in SECURITY_HEADERS if k not in present]
-                if not docs and b"content-security-policy" not in present:
-                    headers.append((b"content-security-policy", CSP))
-                message = {**message, "headers": headers}
+                message = secured(message, docs)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-MAX_BODY = 64 * 1024  # the largest honest request (a new game) is well under 2 KB
 
 
 class BodyLimit:

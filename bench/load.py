@@ -91,13 +91,14 @@ def process_tree(pid: int) -> list[int]:
     return tree
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time the processes have used, from /proc/<pid>/stat."""
+def cpu_seconds(pids: list[int], system_only: bool = False) -> float:
+    """User + system CPU time the processes have used (or the system part alone: the
+    kernel's work for them, such as sockets, fsync and waking threads), from /proc/<pid>/stat."""
     total = 0
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
+            total += int(fields[12]) + (0 if system_only else int(fields[11]))
         except (OSError, ValueError, IndexError):
             pass
     return total / TICK
@@ -435,12 +436,14 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
             pipe.send((start, args.warmup, args.duration))
         time.sleep(max(0.0, start + args.warmup - time.time()))
         server_cpu0 = cpu_seconds(pids)
+        server_system0 = cpu_seconds(pids, system_only=True)
         each0 = {pid: cpu_seconds([pid]) for pid in pids}
         postgres = "postgres" in url
         database0 = {pid: cpu_seconds([pid]) for pid in named_processes("postgres")} if postgres else {}
         spy = start_profile(args, servers[0].pid)
         time.sleep(max(0.0, start + args.warmup + args.duration - time.time()))
         server_cpu1 = cpu_seconds(pids)
+        server_system1 = cpu_seconds(pids, system_only=True)
         each = [cpu_seconds([pid]) - each0[pid] for pid in pids]
         # backends alive at the end, from when the window began (or they did); one that
         # ended inside the window is missed
@@ -470,6 +473,7 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         "refused": sum(r["refused"] for r in results),
         "server_ms": 1000 * (server_cpu1 - server_cpu0) / max(1, actions),
         "server_cores": (server_cpu1 - server_cpu0) / args.duration,
+        "server_system_ms": 1000 * (server_system1 - server_system0) / max(1, actions),
         # each serving process (a supervisor that serves nothing is left out), and PostgreSQL's own
         "each_ms": [1000 * c / max(1, actions) for c in each if c > 0.05 * (server_cpu1 - server_cpu0)],
         "database_ms": 1000 * database_cpu / max(1, actions) if postgres else None,
@@ -483,7 +487,8 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
 def report(r: dict[str, float]) -> None:
     print(f"  offered {r['target']:5.0f}/s  achieved {r['achieved']:6.1f}/s  p50 {r['p50']:6.1f} ms  "
           f"p99 {r['p99']:7.1f} ms (p99.9 {r['p999']:.1f}, worst {r['worst']:.1f})  "
-          f"server CPU {r['server_ms']:.2f} ms/action ({r['server_cores']:.2f} cores)  "
+          f"server CPU {r['server_ms']:.2f} ms/action ({r['server_system_ms']:.2f} in the kernel; "
+          f"{r['server_cores']:.2f} cores)  "
           f"client CPU {r['client_cores']:.2f} cores  frames median {r['frame_median']:.0f} B "
           f"(mean {r['frame_mean']:.0f})  {r['deliveries']:.0f} frames, {r['refused']:.0f} refused  "
           f"server {r['rss_mb']:.0f} MB, {r['kb_per_seat']:.1f} KB per connected seat", flush=True)

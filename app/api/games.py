@@ -113,8 +113,11 @@ class CreatedOut(BaseModel):
     host_url: str = Field(description="The host page: seat links, who took which seat, who looked when.")
 
 
+MAX_OPTION = 200  # characters in an option id sent back (over HTTP or the websocket)
+
+
 class ActionIn(BaseModel):
-    option: str = Field(max_length=200)
+    option: str = Field(max_length=MAX_OPTION)
     version: int
 
 
@@ -268,5 +271,5 @@ async def take_action(game_id: str, body: ActionIn, table: TableDep, token: Toke
         raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
     viewer = await table.viewer(game_id, token)
     if viewer.seat is not None:
-        await check_action_rate(request, viewer.game_id, viewer.seat)
+        await check_action_rate(request.app.state, viewer.game_id, viewer.seat)
     return JSONView(await table.act(viewer, body.option, body.version))

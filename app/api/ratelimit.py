@@ -14,7 +14,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from typing import Protocol
+from typing import Any, Protocol
 
 from fastapi import Request
 from starlette.requests import HTTPConnection
@@ -261,5 +261,7 @@ async def check_create_rate(request: Request) -> None:
     await request.app.state.create_limiter.spend(client_address(request))
 
 
-async def check_action_rate(request: Request, game_id: str, seat: int) -> None:
-    await request.app.state.action_limiter.spend(f"{game_id}:{seat}")
+async def check_action_rate(state: Any, game_id: str, seat: int) -> None:
+    """One action of a seat, from ``state`` (the app's): every way of acting (HTTP, the
+    direct route, the websocket, a takeback) spends from the seat's one bucket."""
+    await state.action_limiter.spend(f"{game_id}:{seat}")

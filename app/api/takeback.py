@@ -38,7 +38,7 @@ async def _seat(table: TableDep, game_id: str, token: str | None, request: Reque
         raise Unauthorized("Taking back needs your seat token: 'Authorization: Bearer <token>'.")
     viewer = await table.viewer(game_id, token)
     if viewer.seat is not None:
-        await check_action_rate(request, viewer.game_id, viewer.seat)
+        await check_action_rate(request.app.state, viewer.game_id, viewer.seat)
     return viewer
 
 

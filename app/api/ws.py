@@ -35,7 +35,8 @@ from starlette.types import Receive, Scope, Send
 
 from app.api.chat import chat_frame
 from app.api.deps import same_origin
-from app.api.ratelimit import client_address
+from app.api.games import MAX_OPTION
+from app.api.ratelimit import check_action_rate, client_address
 from app.hub.local import Subscription
 from app.notify.hooks import page_open
 from app.table.changes import view_changes
@@ -49,7 +50,6 @@ CLOSE_REFUSED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
 MAX_FRAME = 4096
-MAX_OPTION = 200  # as ActionIn.option over HTTP
 
 
 FRAMES = ("full", "changes")
@@ -232,7 +232,7 @@ async def _act(websocket: WebSocket, table: Table, game_id: str, token: str | No
         raise Unauthorized("Acting needs your seat's link: spectators cannot act.")
     viewer = await table.viewer(game_id, token)
     if viewer.seat is not None:
-        await websocket.app.state.action_limiter.spend(f"{viewer.game_id}:{viewer.seat}")
+        await check_action_rate(websocket.app.state, viewer.game_id, viewer.seat)
     view = await table.act(viewer, option, version, answer=False)
     return {"acted": option, "version": view["version"]}
 
