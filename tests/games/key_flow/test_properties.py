@@ -167,16 +167,41 @@ def test_listed_options_are_checked_once_and_only_for_that_game_and_seat():
     assert kf.apply(g, 0, offered[0]).players[0].choosing == offered[0].removeprefix("pick:")
 
 
-def test_apply_after_listed_does_not_list_again(monkeypatch):
+def _listed_decisions():
+    """A pick (apply checks it alone), and the first decisions of a bot game whose choice
+    apply checks against the kept listing (rules.checked_alone false): a keyple token or a
+    decision after a reveal other than transport."""
     from app.games.key_flow import rules
-    g = kf.setup(2, {}, 3)
-    offered = rules.listed(g, 1)
+    played = bot_playout("key-flow", 3, seed=2)
+    g = kf.setup(3, played.options, 2)
+    found = {"pick": (g, 0)}
+    for seat, pick in played.actions:
+        p = g.players[seat]
+        if not rules.checked_alone(g, p):
+            kind = p.jobs[0]["do"] if p.jobs else "token"
+            found.setdefault(kind, (g, seat))
+        g = kf.apply(g, seat, pick)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["pick", "token", "upgrade", "any"])
+def test_apply_after_listed_does_not_list_again(monkeypatch, kind):
+    """The state bot lists the ids once per decision (or none, for a choice apply checks
+    alone): ``apply`` finds its choice in them. What apply calls is the listing kept by
+    ``rules._LISTED``, so that is what is made to fail."""
+    from app.games.key_flow import bot, rules
+    from app.games.rng import Rng
+    g, seat = _listed_decisions()[kind]
+    assert rules.checked_alone(g, g.players[seat]) == (kind == "pick")
+    chosen = bot.choose(g, seat, Rng(5))  # lists through rules.listed unless checked alone
 
     def listing_again(*_):
         raise AssertionError("listed twice")
     monkeypatch.setattr(rules, "option_ids", listing_again)
     monkeypatch.setattr(rules, "options", listing_again)
-    assert kf.apply(g, 1, offered[-1]).players[1].choosing == offered[-1].removeprefix("pick:")
+    monkeypatch.setattr(rules._LISTED, "_options", listing_again)
+    after = kf.apply(g, seat, chosen)
+    assert after is not g and kf.dump(after) != kf.dump(g)
 
 
 @pytest.mark.parametrize("players, seed", [(2, 4), (5, 1)])
