@@ -23,7 +23,7 @@ from app.games.rng import Rng
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
                     is_draft_choice, items, iter_move_places, listed, live_action, live_panel, move_id, pick_ids,
-                    powers, reachable, season_name, shape_neighbours, spots)
+                    powers, reachable, season_name, shape_neighbours, shape_spots)
 from .scoring import accepts
 
 Seat = int
@@ -328,7 +328,7 @@ def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozens
     """Steps (a resource one space a step) to bring the missing resources onto the card at
     place ``at``, each from the nearest card holding one (ties: by place in the village,
     never by id(), so a game rebuilt from a view breaks them the same way; then by kind).
-    More than ``carts`` as soon as that many will not do."""
+    ``carts + 1`` as soon as that many will not do."""
     dist = steps_from(p, at)
     village = p.village
     left: dict[tuple[int, int, str], int] = {}  # (steps, place, kind) -> how many there
@@ -336,22 +336,29 @@ def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozens
         if d > carts:  # farther than the carts reach: such a unit would not do either
             break
         x = village[i]
-        if i != at and CARDS[x["card"]].kind != "store":
+        if i != at and not _IS_STORE[x["card"]]:
             for k, n in x["res"].items():
                 if n:
                     left[(d, i, k)] = n
     nearest_first = sorted(left)
     steps = 0
+    wild = "keyflower" in pw
     for r, n in missing:
-        kinds = RESOURCES if "keyflower" in pw else (r, "gold")
-        for _ in range(n):
-            unit = next((u for u in nearest_first if left[u] and u[2] in kinds), None)
-            if unit is None:
-                return carts + 1
-            left[unit] -= 1
-            steps += unit[0]
-            if steps > carts:
-                return steps
+        # the missing units one at a time, each the nearest left of its kind or gold (any
+        # with the Keyflower): as many as a source holds are taken from it at once
+        for u in nearest_first:
+            held = left[u]
+            if held and (wild or u[2] == r or u[2] == "gold"):
+                took = held if held < n else n
+                left[u] = held - took
+                steps += u[0] * took
+                if steps > carts:
+                    return carts + 1
+                n -= took
+                if not n:
+                    break
+        if n:
+            return carts + 1
     return steps
 
 
@@ -596,24 +603,26 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        shape = (row, tuple([(e["row"], e["col"]) for e in p.village]))
-        out = _free_known.get(shape)
+        places = tuple(map(_place_of, p.village))  # the village's shape, read in C
+        out = _free_known.get((row, places))
         if out is None:
             if len(_free_known) > 20000:  # a bound, not a policy: shapes recur within a game
                 _free_known.clear()
-            out = _free_known[shape] = _free_places_of(p, row)
+            out = _free_known[(row, places)] = _free_places_of(places, row)
         known = _memo[key] = (p, out)
     return known[1]
 
 
 _free_known: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, tuple[int, ...]]]] = {}
+_place_of = itemgetter("row", "col")
 
 
-def _free_places_of(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
-    at = {(e["row"], e["col"]): i for i, e in enumerate(p.village)}
+def _free_places_of(places: tuple[tuple[str, int], ...], row: str) -> list[tuple[int, tuple[int, ...]]]:
+    """``_free_places`` of a village given as its (row, column) per card."""
+    at = {place: i for i, place in enumerate(places)}
     other, over = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
     out = []
-    for col in spots(p, row):
+    for col in shape_spots(places, row):
         near = [(row, col - 1), (row, col + 1), (other, col + over[0]), (other, col + over[1])]
         out.append((col, tuple(sorted(at[x] for x in near if x in at))))
     return out

@@ -89,3 +89,57 @@ def test_steps_from_are_the_shortest_walks_nearest_first(players, seed):
                 assert steps == reached
                 checked += 1
     assert checked > 100
+
+
+def _moves_one_unit_at_a_time(p, at, missing, pw, carts):
+    """bot.moves_needed as first written: each missing unit alone, from the nearest card
+    (by steps, place, kind) still holding one of its kind or gold (any with the Keyflower)."""
+    dist = bot.steps_from(p, at)
+    left = {}
+    for i, d in dist.items():
+        x = p.village[i]
+        if i != at and d <= carts and CARDS[x["card"]].kind != "store":
+            for k, n in x["res"].items():
+                if n:
+                    left[(d, i, k)] = n
+    steps = 0
+    for r, n in missing:
+        kinds = rules.RESOURCES if "keyflower" in pw else (r, "gold")
+        for _ in range(n):
+            unit = next((u for u in sorted(left) if left[u] and u[2] in kinds), None)
+            if unit is None:
+                return carts + 1
+            left[unit] -= 1
+            steps += unit[0]
+    return steps
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (4, 5), (6, 6)])
+def test_moves_needed_takes_the_nearest_units_one_at_a_time(players, seed):
+    """bot.moves_needed takes as many units as a card holds at once and stops past the
+    carts: the same steps as taking them one at a time, when the carts reach (else more
+    than the carts either way), for every card's next upgrade at every cart count."""
+    checked = reached = 0
+    for step, g in enumerate(states(players, seed)):
+        if step % 4:
+            continue
+        for p in g.players:
+            bot._memo.clear()
+            pw = powers(p)
+            for at, e in enumerate(p.village):
+                costs = CARDS[e["card"]].costs
+                if len(e["tiles"]) >= len(costs):
+                    continue
+                cost = costs[len(e["tiles"])]
+                for missing in (bot.shortfall(e, cost, pw), list(cost.resources)):  # also with nothing on it yet
+                    if not missing:
+                        continue
+                    for carts in range(7):
+                        fast, slow = bot.moves_needed(p, at, missing, pw, carts), \
+                            _moves_one_unit_at_a_time(p, at, missing, pw, carts)
+                        assert (fast <= carts) == (slow <= carts)
+                        if slow <= carts:
+                            assert fast == slow
+                            reached += 1
+                        checked += 1
+    assert checked > 500 and reached > 20
