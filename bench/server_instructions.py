@@ -13,7 +13,10 @@ game page asks). One action at a time, over HTTP with the acting seat's own vers
 taken in turn, so each action commits alone: the regime of ``bench/load.py --rate 100``.
 Everything else is the same in both runs (the games' seeds, the choices, start-up,
 migrations, connecting), so the difference over ``--actions`` is what one action costs.
-Needs valgrind (Debian's package); a run takes a few minutes.
+Needs valgrind (Debian's package); a run takes a few minutes. Runs of the same code have
+differed by up to 10% (4.37-4.79 M per action): whatever the server does by the clock (socket
+pings, its janitor) and the random game ids and tokens are not the same from run to run, so
+compare several runs before and after, alternating.
 """
 
 from __future__ import annotations

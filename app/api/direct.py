@@ -2,8 +2,8 @@
 
 Every move is this one request. Through FastAPI it crossed a dozen middleware layers,
 matched the path against every route, solved its dependencies and validated its body with
-pydantic: together more server CPU than the table's own work for the action (see
-docs/benchmarks.md, twelfth round). Here the ordinary request (a bearer token, a JSON body
+pydantic: about a sixth of the whole server's instructions per action, a quarter as much as
+the table's own work for it (docs/benchmarks.md, twelfth round). Here the ordinary request (a bearer token, a JSON body
 ``{"option": <text>, "version": <integer>}``) goes to the same table calls as the route in
 app.api.games, in the same order, and gets the same answer and headers.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import httpx
+import orjson
 import pytest
 from fastapi import FastAPI
 
@@ -147,3 +148,51 @@ async def test_an_action_is_stored_once_through_the_direct_route(sqlite_client: 
     again = await sqlite_client.get(f"/api/games/{game['id']}", headers=_bearer(game["tokens"][0]))
     assert again.json()["version"] == acted.json()["version"] > game["view"]["version"]
     assert again.json()["log"] == acted.json()["log"]
+
+
+async def _asgi_post(app: Any, game: dict[str, Any], chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One POST straight to the ASGI app, its body arriving as ``chunks`` (receive messages)."""
+    sent: list[dict[str, Any]] = []
+    pending = list(chunks)
+
+    async def receive() -> dict[str, Any]:
+        return pending.pop(0) if pending else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": f"/api/games/{game['id']}/actions", "raw_path": b"", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                         (b"authorization", f"Bearer {game['tokens'][0]}".encode())],
+             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    await app(scope, receive, send)
+    return sent
+
+
+async def test_a_body_that_arrives_in_pieces_is_read_whole(sqlite_client: httpx.AsyncClient,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    app = sqlite_client._transport.app  # type: ignore[attr-defined]
+    game = await _new_game(sqlite_client)
+
+    async def not_handed(*args: Any) -> None:
+        raise AssertionError("an ordinary action in pieces was handed to FastAPI")
+
+    monkeypatch.setattr(FastAPI, "__call__", not_handed)
+    body = orjson.dumps(_ordinary(game))
+    pieces = [body[:5], body[5:12], body[12:]]
+    sent = await _asgi_post(app, game, [{"type": "http.request", "body": p, "more_body": i < 2}
+                                        for i, p in enumerate(pieces)])
+    assert sent[0]["status"] == 200
+    assert orjson.loads(b"".join(m.get("body", b"") for m in sent[1:]))["version"] > game["view"]["version"]
+
+
+async def test_a_client_gone_before_its_body_ends_changes_nothing(sqlite_client: httpx.AsyncClient) -> None:
+    app = sqlite_client._transport.app  # type: ignore[attr-defined]
+    game = await _new_game(sqlite_client)
+    body = orjson.dumps(_ordinary(game))
+    sent = await _asgi_post(app, game, [{"type": "http.request", "body": body[:8], "more_body": True},
+                                        {"type": "http.disconnect"}])
+    assert sent == []
+    again = await sqlite_client.get(f"/api/games/{game['id']}", headers=_bearer(game["tokens"][0]))
+    assert again.json()["version"] == game["view"]["version"]
