@@ -251,19 +251,16 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
     # the first card within reach answers
     gains = []
     for at, e in enumerate(village):
-        gain = _GAINS[e["card"]][len(e["tiles"])]  # upgrade_gain, looked up without a key tuple
-        if gain > 0:
-            gains.append((gain, at))
-    gains.sort(reverse=True)
-    for gain, at in gains:
-        e = village[at]
-        cost = CARDS[e["card"]].costs[len(e["tiles"])]
-        if cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
-            continue
+        gain, size, cost = _UPGRADES[e["card"]][len(e["tiles"])]  # upgrade_gain, looked up without a key tuple
         # each resource on the card pays at most one of the cost, each missing one takes at
         # least a step: a cost that far beyond what the card holds is out of reach
-        if _COST_SIZES[e["card"]][len(e["tiles"])] - (sum(e["res"].values()) if e["res"] else 0) > carts:
+        if gain > 0 and size - (sum(e["res"].values()) if e["res"] else 0) <= carts:
+            gains.append((gain, at, cost))
+    gains.sort(key=_GAIN_PLACE, reverse=True)
+    for gain, at, cost in gains:
+        if cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
             continue
+        e = village[at]
         if pw is None:
             pw = powers(p)
         missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
@@ -322,6 +319,10 @@ _GAINS = {cid: tuple(upgrade_gain(cid, level) for level in range(len(c.panels)))
 
 # by card id, by panel: how many resources its next upgrade takes (0: none left)
 _COST_SIZES = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) + (0,) for cid, c in CARDS.items()}
+# by card id, by panel: (upgrade_gain, _COST_SIZES, the next upgrade's cost or None)
+_UPGRADES = {cid: tuple((_GAINS[cid][level], _COST_SIZES[cid][level], c.costs[level] if level < len(c.costs) else None)
+                        for level in range(len(c.panels))) for cid, c in CARDS.items()}
+_GAIN_PLACE = itemgetter(0, 1)  # the order the candidates are tried in: largest gain first, then last place
 
 
 def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozenset[str], carts: int) -> int:
