@@ -62,20 +62,20 @@ class Keydom(FastAPI):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if self._sockets is None:
-                self._sockets = ProxyHeadersMiddleware(self._serve_socket,
-                                                       trusted_hosts=self.state.settings.forwarded_allow_ips)
+            self._sockets = self._sockets or self._behind_proxies(self._serve_socket)
             scope["app"] = self
             await self._sockets(scope, receive, send)
             return
         if api_direct.takes(scope):
-            if self._actions is None:
-                self._actions = ProxyHeadersMiddleware(self._serve_action,
-                                                       trusted_hosts=self.state.settings.forwarded_allow_ips)
+            self._actions = self._actions or self._behind_proxies(self._serve_action)
             scope["app"] = self
             await self._actions(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+    def _behind_proxies(self, serve: ASGIApp) -> ASGIApp:
+        """``serve`` with the proxy-headers step every request gets (see create_app)."""
+        return ProxyHeadersMiddleware(serve, trusted_hosts=self.state.settings.forwarded_allow_ips)
 
     async def _serve_socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not await api_ws.serve_directly(scope, receive, send):

@@ -1148,7 +1148,8 @@ def work_variants(g: Game, p: Player, a: Act) -> list[str]:
     return []
 
 
-def work_options(g: Game, p: Player, job: Job) -> list[Option]:
+def work_choices(g: Game, p: Player, job: Job) -> list[tuple[int, Any, str]]:
+    """(action index, action, variant) of each use a work step offers, in listing order."""
     side = building_side(p.plots[job["plot"]])
     assert side is not None
     out = []
@@ -1157,11 +1158,18 @@ def work_options(g: Game, p: Player, job: Job) -> list[Option]:
             variants = [k for k in side.houses if g.supply[k] > 0] if can_pay(p.stock, a.pay) else []
         else:
             variants = work_variants(g, p, a)
-        for v in variants:
-            label = "Refine 1 {} into 1 {}".format(v, REFINED[v]) if "refine" in a.gain else \
-                f"Take 1 {GOOD_NAMES[v]}" if v != "-" and "gem" in a.gain or "animal" in a.gain else \
-                f"{side.name}: " + act_text(a)
-            out.append(Option(f"use:{i}:{v}", label, "use", None))
+        out.extend((i, a, v) for v in variants)
+    return out
+
+
+def work_options(g: Game, p: Player, job: Job) -> list[Option]:
+    name = building_side(p.plots[job["plot"]]).name  # type: ignore[union-attr]
+    out = []
+    for i, a, v in work_choices(g, p, job):
+        label = "Refine 1 {} into 1 {}".format(v, REFINED[v]) if "refine" in a.gain else \
+            f"Take 1 {GOOD_NAMES[v]}" if v != "-" and "gem" in a.gain or "animal" in a.gain else \
+            f"{name}: " + act_text(a)
+        out.append(Option(f"use:{i}:{v}", label, "use", None))
     return out
 
 
@@ -1962,17 +1970,7 @@ def act_ids(g: Game, p: Player) -> list[str]:
 
 def work_ids(g: Game, p: Player, job: Job) -> list[str]:
     """The ids of ``work_options``."""
-    side = building_side(p.plots[job["plot"]])
-    assert side is not None
-    out = []
-    for i, a in enumerate(side.acts):
-        if "animal" in a.gain:
-            variants = [k for k in side.houses if g.supply[k] > 0] if can_pay(p.stock, a.pay) else []
-        else:
-            variants = work_variants(g, p, a)
-        for v in variants:
-            out.append(f"use:{i}:{v}")
-    return out
+    return [f"use:{i}:{v}" for i, _, v in work_choices(g, p, job)]
 
 
 def build_ids(g: Game, p: Player, job: Job) -> list[str]:
