@@ -9,6 +9,7 @@ its objects, so their ids cannot be reused while it is here; the oldest entries 
 from __future__ import annotations
 
 from collections import OrderedDict
+from operator import is_
 from typing import Any, Callable, Generic, TypeVar
 
 T = TypeVar("T")
@@ -25,7 +26,7 @@ class ByIdentity(Generic[T]):
         """The result kept for these very objects and ``extra``, else ``make()`` (then kept)."""
         key = (tuple(map(id, objects)), extra)
         kept = self._kept.get(key)
-        if kept is not None and all(a is b for a, b in zip(kept[0], objects)):
+        if kept is not None and all(map(is_, kept[0], objects)):  # in C: no generator per call
             self._kept.move_to_end(key)
             return kept[1]
         made = make()
