@@ -38,13 +38,22 @@ class UnknownTitle(KeyError):
     pass
 
 
+_LOADED: dict[str, Title] = {}  # title id -> its rules module, once imported
+
+
 def get_title(title_id: str) -> Title:
-    """The rules module of a playable title; UnknownTitle otherwise."""
+    """The rules module of a playable title; UnknownTitle otherwise. Asked several times per
+    action (applying it, each viewer's view): importlib's lookup each time cost more than
+    a dict's."""
+    title = _LOADED.get(title_id)
+    if title is not None:
+        return title
     listing = _BY_ID.get(title_id)
     if listing is None or listing.module is None:
         raise UnknownTitle(title_id)
     module: ModuleType = importlib.import_module(listing.module)
-    return cast(Title, module)
+    title = _LOADED[title_id] = cast(Title, module)
+    return title
 
 
 def is_playable(title_id: str) -> bool:
