@@ -50,9 +50,12 @@ def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ..
         for key in shared:
             if key in old and key in new:
                 part_sets, part_unsets, part_drops = shared_changes(old.pop(key), new.pop(key))
-                sets.extend([[key, *path], value] for path, value in part_sets)
-                unsets.extend([key, *path] for path in part_unsets)
-                drops.extend([[key, *path], count] for path, count in part_drops)
+                if part_sets:  # (often none: no generator then)
+                    sets.extend([[key, *path], value] for path, value in part_sets)
+                if part_unsets:
+                    unsets.extend([key, *path] for path in part_unsets)
+                if part_drops:
+                    drops.extend([[key, *path], count] for path, count in part_drops)
     _compare(old, new, [], sets, unsets, drops, DIFF_DEPTH)
     frame = {"version": new.get("version"), "base": old.get("version"), "set": sets, "unset": unsets}
     if drops:
