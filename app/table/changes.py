@@ -91,7 +91,8 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
             _compare(before, value, [*path, index], sets, unsets, drops, depth - 1)
         # A longer list (the log as lines are written, options): the new items, each set at
         # the index one past the end, which appends it (JavaScript's ``a[a.length] = v``).
-        sets.extend([[*path, index], new[index]] for index in range(len(old), len(new)))
+        if len(new) > len(old):
+            sets.extend([[*path, index], new[index]] for index in range(len(old), len(new)))
     else:
         sets.append([path, new])
 
