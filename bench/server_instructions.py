@@ -30,6 +30,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import httpx
@@ -39,7 +40,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from app.table.changes import apply_changes  # noqa: E402
-from bench.load import new_games, wait_healthy  # noqa: E402
+from bench.load import new_games  # noqa: E402
 
 COLLECTED = re.compile(r"Collected : (\d+)")
 
@@ -100,6 +101,13 @@ async def play(base: str, games: list[tuple[str, list[str], str]], actions: int,
     await asyncio.gather(*listeners, return_exceptions=True)
 
 
+def _healthy(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/api/healthz", timeout=60).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 def count(args: argparse.Namespace, actions: int) -> int:
     """Instructions of one server run that serves ``actions`` actions."""
     with tempfile.TemporaryDirectory() as folder:
@@ -115,15 +123,11 @@ def count(args: argparse.Namespace, actions: int) -> int:
                                   stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             base = f"http://127.0.0.1:{args.port}"
-            for _ in range(20):  # valgrind starts the server slowly: wait_healthy tries for 30 s
-                wait_healthy(base)
-                if server.poll() is not None:
-                    raise SystemExit(f"the server stopped: {log.read_text()[-2000:]}")
-                try:
-                    if httpx.get(f"{base}/api/healthz", timeout=60).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
+            deadline = time.monotonic() + 600  # valgrind starts the server slowly (a minute or so)
+            while not _healthy(base):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.5)
             with httpx.Client(timeout=600) as http:
                 games = new_games(http, [base], args.games, args.seats, offset=0)
             asyncio.run(play(base, games, actions, args.seed))

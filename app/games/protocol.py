@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from threading import get_ident
-from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Iterator, NamedTuple, Protocol, Sequence, TypeVar
 
 from app.games.gamelog import GameLog
 
@@ -267,8 +267,20 @@ class ListedOnce:
         return lambda: self._options(state, seat)
 
 
+class OptionId(NamedTuple):
+    """An option as ``check_choice`` reads it: its id alone (for a title that checks a
+    choice without building its labelled options)."""
+    id: str
+
+
+def offered_if(option_id: object, listed: Callable[[], bool]) -> Callable[[], list[OptionId]]:
+    """For ``check_choice``: the choice alone when ``listed()`` says the title's listing
+    holds it, else nothing (the refusal a walk of every option gives); asked only then."""
+    return lambda: [OptionId(option_id)] if listed() else []  # type: ignore[arg-type]
+
+
 def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],
-                 offered: Callable[[], list[Option]], option_id: object) -> None:
+                 offered: Callable[[], Sequence[Option | OptionId]], option_id: object) -> None:
     """The refusals every title's ``apply`` starts with: a real seat, a running game, that
     seat's turn to choose, and one of the options listed for it right now."""
     if not isinstance(seat, int) or not 0 <= seat < seats:

@@ -7,6 +7,7 @@ route (or stops being handed on) fails rather than comparing FastAPI with itself
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 import httpx
@@ -41,8 +42,6 @@ Case = tuple[str, Callable[[dict[str, Any]], tuple[dict[str, str], bytes]], bool
 
 
 def _json(body: Any, token_of: int | None = 0, **headers: str) -> Callable[[dict[str, Any]], tuple[dict[str, str], bytes]]:
-    import json
-
     def make(game: dict[str, Any]) -> tuple[dict[str, str], bytes]:
         sent = body(game) if callable(body) else body
         given = {"Content-Type": "application/json", **headers}

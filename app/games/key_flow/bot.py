@@ -313,15 +313,11 @@ def upgrade_gain(card_id: str, level: int) -> int:
     return known
 
 
-# by card id, by panel: upgrade_gain of each
-_GAINS = {cid: tuple(upgrade_gain(cid, level) for level in range(len(c.panels))) for cid, c in CARDS.items()}
-
-
-# by card id, by panel: how many resources its next upgrade takes (0: none left)
-_COST_SIZES = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) + (0,) for cid, c in CARDS.items()}
-# by card id, by panel: (upgrade_gain, _COST_SIZES, the next upgrade's cost or None)
-_UPGRADES = {cid: tuple((_GAINS[cid][level], _COST_SIZES[cid][level], c.costs[level] if level < len(c.costs) else None)
-                        for level in range(len(c.panels))) for cid, c in CARDS.items()}
+# by card id, by panel: (upgrade_gain, how many resources the next upgrade takes, its cost),
+# (0, 0, None) once no upgrade is left
+_UPGRADES = {cid: tuple((upgrade_gain(cid, level), sum(n for _, n in c.costs[level].resources), c.costs[level])
+                        if level < len(c.costs) else (0, 0, None) for level in range(len(c.panels)))
+             for cid, c in CARDS.items()}
 _GAIN_PLACE = itemgetter(0, 1)  # the order the candidates are tried in: largest gain first, then last place
 
 

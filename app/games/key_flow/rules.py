@@ -50,11 +50,12 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
-from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.protocol import (IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, offered_if,
+                                winners_by_score)
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BASIC, CARDS, DEAL, HOMES, K_REMOVED, PASS_LEFT, RESOURCES, RIVER, ROAD,
@@ -674,15 +675,10 @@ def job_options(g: Game, p: Player, job: dict[str, Any]) -> list[Option]:
     return upgrade_options(g, p, job["left"])
 
 
-def iter_moves(p: Player) -> Iterator[tuple[Entry, Entry, str]]:
-    """(from card, to card, resource): one resource may move between touching cards, never
-    out of a store, and onto a store only if it takes it."""
-    village = p.village
-    return ((village[i], village[j], r) for i, j, r in iter_move_places(p))
-
-
 def iter_move_places(p: Player) -> Iterator[tuple[int, int, str]]:
-    """``iter_moves`` with each card given by its place in the village."""
+    """(from card, to card, resource), each card by its place in the village: one resource
+    may move between touching cards, never out of a store, and onto a store only if it
+    takes it."""
     village = p.village
     near = refuses = None  # the cards each card touches, and what each refuses, once a card holds resources
     for i, a in enumerate(village):
@@ -713,9 +709,10 @@ def move_id(p: Player, src: int, dst: int, r: str) -> str:
 
 
 def transport_options(p: Player, left: int) -> list[Option]:
-    out = [Option(f"move:{where(a)}:{where(b)}:{r}",
-                  f"Move 1 {r} from {CARDS[a['card']].name} to {CARDS[b['card']].name} ({left} left)", "move")
-           for a, b, r in iter_moves(p)]
+    village = p.village
+    out = [Option(move_id(p, i, j, r), f"Move 1 {r} from {CARDS[village[i]['card']].name} to "
+                                       f"{CARDS[village[j]['card']].name} ({left} left)", "move")
+           for i, j, r in iter_move_places(p)]
     return out + ([Option("stop", "Stop transporting", "stop")] if out else [])
 
 
@@ -1159,11 +1156,6 @@ def _pick_id(cid: str) -> str:
     return known
 
 
-class OptionId(NamedTuple):
-    """An option as ``check_choice`` reads it: its id alone."""
-    id: str
-
-
 # What the bot listed last (ids alone), for the next ``apply`` on that game (protocol.ListedOnce).
 _LISTED = ListedOnce(option_ids)  # type: ignore[arg-type]
 
@@ -1172,12 +1164,6 @@ def listed(g: Game, seat: Seat) -> list[str]:
     """The ids of ``options``, for a caller that next applies one of them to this very
     game (the bot)."""
     return _LISTED.listed(g, seat)  # type: ignore[return-value]
-
-
-def _offered(ids: Callable[[], list[str]], option_id: object) -> Callable[[], list[OptionId]]:
-    """For ``check_choice``: the choice alone when it is listed, else nothing (the same
-    refusal as a walk of every option would give), the listing made only once asked."""
-    return lambda: [OptionId(option_id)] if option_id in ids() else []  # type: ignore[arg-type]
 
 
 def checked_alone(g: Game, p: Player) -> bool:
@@ -1227,9 +1213,9 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
     if acting and checked_alone(g, g.players[seat]):
         p = g.players[seat]
-        offered = lambda: [OptionId(option_id)] if is_choice_listed(g, p, option_id) else []  # noqa: E731
+        offered = offered_if(option_id, lambda: is_choice_listed(g, p, option_id))
     else:
-        offered = _offered(kept, option_id)
+        offered = offered_if(option_id, lambda: option_id in kept())  # type: ignore[operator]
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)

@@ -43,11 +43,12 @@ import threading
 from collections import Counter
 from itertools import compress
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
-from app.games.protocol import IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, winners_by_score
+from app.games.protocol import (IllegalAction, ListedOnce, Option, OptionId, Result, SeatScore, check_choice,
+                                offered_if, winners_by_score)
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BOARDS, BOATS, BOATS_PER_SEASON, BUILDINGS, COUNTRY, FAIRS, FARM_PLOTS, FIELD_COLOUR,
@@ -2046,11 +2047,6 @@ QUEUE_IDS: dict[str, Callable[[Game, Player], list[str]]] = {
 }
 
 
-class OptionId(NamedTuple):
-    """An option as ``check_choice`` reads it: its id alone."""
-    id: str
-
-
 # What the bot listed last (ids alone), for the next ``apply`` on that game (protocol.ListedOnce).
 _LISTED = ListedOnce(option_ids)  # type: ignore[arg-type]
 
@@ -2105,8 +2101,8 @@ def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[Opt
     ids = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
     if g.queue and g.phase == PLAY and g.queue[0]["do"] == "place" and g.queue[0]["seat"] == seat \
             and isinstance(option_id, str):
-        return lambda: [OptionId(option_id)] if place_listed(g, g.players[seat], option_id) else []
-    return lambda: [OptionId(option_id)] if option_id in ids() else []  # type: ignore[list-item, operator]
+        return offered_if(option_id, lambda: place_listed(g, g.players[seat], option_id))
+    return offered_if(option_id, lambda: option_id in ids())  # type: ignore[operator]
 
 
 def place_listed(g: Game, p: Player, option_id: str) -> bool:
