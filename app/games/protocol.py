@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from threading import get_ident
-from typing import Any, Callable, Iterator, NamedTuple, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
 from app.games.gamelog import GameLog
 
@@ -267,22 +267,12 @@ class ListedOnce:
         return lambda: self._options(state, seat)
 
 
-class OptionId(NamedTuple):
-    """An option as ``check_choice`` reads it: its id alone (for a title that checks a
-    choice without building its labelled options)."""
-    id: str
-
-
-def offered_if(option_id: object, listed: Callable[[], bool]) -> Callable[[], list[OptionId]]:
-    """For ``check_choice``: the choice alone when ``listed()`` says the title's listing
-    holds it, else nothing (the refusal a walk of every option gives); asked only then."""
-    return lambda: [OptionId(option_id)] if listed() else []  # type: ignore[arg-type]
-
-
 def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],
-                 offered: Callable[[], Sequence[Option | OptionId]], option_id: object) -> None:
+                 offered: Callable[[], Sequence[Option] | bool], option_id: object) -> None:
     """The refusals every title's ``apply`` starts with: a real seat, a running game, that
-    seat's turn to choose, and one of the options listed for it right now."""
+    seat's turn to choose, and one of the options listed for it right now. ``offered``
+    gives those options, or (a title that checks a choice without building its labelled
+    options) whether its listing holds ``option_id``; asked only once the rest passed."""
     if not isinstance(seat, int) or not 0 <= seat < seats:
         raise IllegalAction(f"There is no seat {seat!r} in this game.")
     if over:
@@ -290,7 +280,10 @@ def check_choice(seat: object, seats: int, over: bool, acting: frozenset[Seat],
     if seat not in acting:
         raise IllegalAction(f"Seat {seat + 1} has nothing to choose right now.")
     if isinstance(option_id, str):
-        for option in offered():  # a walk that stops at the choice: no set of every id made
+        listed = offered()
+        if listed is True:
+            return
+        for option in listed or ():  # a walk that stops at the choice: no set of every id made
             if option.id == option_id:
                 return
     raise IllegalAction(f"'{str(option_id)[:60]}' is not one of seat {seat + 1}'s choices right now.")

@@ -54,7 +54,7 @@ from typing import Any, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
-from app.games.protocol import (IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice, offered_if,
+from app.games.protocol import (IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice,
                                 winners_by_score)
 from app.games.rng import Rng
 
@@ -1213,9 +1213,9 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
     if acting and checked_alone(g, g.players[seat]):
         p = g.players[seat]
-        offered = offered_if(option_id, lambda: is_choice_listed(g, p, option_id))
+        offered = lambda: is_choice_listed(g, p, option_id)  # noqa: E731
     else:
-        offered = offered_if(option_id, lambda: option_id in kept())  # type: ignore[operator]
+        offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)

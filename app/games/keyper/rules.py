@@ -47,8 +47,8 @@ from typing import Any, Callable, Iterator
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import dump_game, load_game
-from app.games.protocol import (IllegalAction, ListedOnce, Option, OptionId, Result, SeatScore, check_choice,
-                                offered_if, winners_by_score)
+from app.games.protocol import (IllegalAction, ListedOnce, Option, Result, SeatScore, check_choice,
+                                winners_by_score)
 from app.games.rng import Rng
 
 from .content import (ANIMALS, BOARDS, BOATS, BOATS_PER_SEASON, BUILDINGS, COUNTRY, FAIRS, FARM_PLOTS, FIELD_COLOUR,
@@ -2093,16 +2093,16 @@ def made_from_by_queue(g: Game) -> Game | None:
     return made[0] if made is not None and made[1] is g else None
 
 
-def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], list[OptionId]]:
-    """What ``check_choice`` tests a choice against: the choice alone if it is listed now.
-    At a keyple's place step that is asked of the rules for it alone (``place_listed``: the
+def offered_for(g: Game, seat: Seat, option_id: object) -> Callable[[], bool]:
+    """What ``check_choice`` tests a choice against: whether it is listed now. At a
+    keyple's place step that is asked of the rules for it alone (``place_listed``: the
     bot picks a space without listing every space of every board); else it is looked up in
     the ids the bot listed for this game, or in a fresh ``option_ids``."""
     ids = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
     if g.queue and g.phase == PLAY and g.queue[0]["do"] == "place" and g.queue[0]["seat"] == seat \
             and isinstance(option_id, str):
-        return offered_if(option_id, lambda: place_listed(g, g.players[seat], option_id))
-    return offered_if(option_id, lambda: option_id in ids())  # type: ignore[operator]
+        return lambda: place_listed(g, g.players[seat], option_id)
+    return lambda: option_id in ids()  # type: ignore[operator]
 
 
 def place_listed(g: Game, p: Player, option_id: str) -> bool:
