@@ -19,9 +19,13 @@ processes' own CPU time over the measured window, from /proc), the client's CPU,
 bytes of each update frame.
 
 Measure the server, not the client: the server is pinned to ``--server-cpus`` and the
-client processes (``--clients``, each with its share of the games, on uvloop) to
-``--client-cpus``. When the client's CPU approaches 100% of its cores, the achieved rate
-says more about the client than the server; the server CPU per action does not.
+client processes (``--clients``, each with its share of the games) to ``--client-cpus``.
+The client runs on Node.js by default (bench/node/load_client.mjs, the same bots and
+measurements; ``npm ci`` fetches its one package, ws, on first use): on one core it drives
+several times the actions the Python client (``--client python``, uvloop) can, which
+saturates its core at a few hundred actions/s. When the client's CPU approaches 100% of its
+cores, the achieved rate says more about the client than the server; the server CPU per
+action does not.
 
 ``--workers 2`` runs one server with WORKERS=2: any process may serve any socket, so each
 follows every game. ``--by-game`` instead runs that many separate servers on one database
@@ -63,6 +67,7 @@ VERSION = re.compile(rb'"version":\s*(-?\d+)')
 TO_ACT = re.compile(rb'"to_act":\s*\[([^\]]*)\]')
 FINISHED = re.compile(rb'"status":\s*"finished"')
 TICK = os.sysconf("SC_CLK_TCK")
+NODE_CLIENT = ROOT / "bench" / "node" / "load_client.mjs"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -344,6 +349,49 @@ def client_process(games: list[tuple[str, list[str], str]], args: dict[str, Any]
         asyncio.run(client_async(games, args, rate_share, seed, pipe))
 
 
+class NodeClient:
+    """``--client node``: one bench/node/load_client.mjs process with its share of the games,
+    driven over its stdin and stdout by lines of JSON; ``send``/``recv``/``join`` as for the
+    Python client's pipe and process."""
+
+    def __init__(self, games: list[tuple[str, list[str], str]], args: dict[str, Any], rate_share: float,
+                 seed: int) -> None:
+        command = ["node", str(NODE_CLIENT)]
+        if args["client_cpus"]:
+            command = ["taskset", "-c", args["client_cpus"], *command]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send({"games": games, "frames": args["frames"], "via": args["via"], "pages": args["pages"],
+                   "rate": rate_share, "seed": seed, "views": args.get("views", False)})
+
+    def send(self, value: Any) -> None:
+        self.process.stdin.write(orjson.dumps(value).decode() + "\n")
+        self.process.stdin.flush()
+
+    def recv(self) -> Any:
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the Node client stopped (exit code {self.process.wait()})")
+        answer = orjson.loads(line)
+        if isinstance(answer, dict) and answer.get("broken"):
+            raise RuntimeError(f"the Node client lost track of views: {answer['broken']} frames did not follow its version")
+        return answer
+
+    def join(self, timeout: float) -> None:
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def node_client_ready() -> None:
+    """Node.js and the client's one package (ws), installed into bench/node on first use."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        raise SystemExit("The load client runs on Node.js: install node and npm (Debian: apt-get install nodejs npm), "
+                         "or pass --client python")
+    if not (NODE_CLIENT.parent / "node_modules" / "ws").is_dir():
+        subprocess.run(["npm", "ci", "--silent", "--no-audit", "--no-fund"], cwd=NODE_CLIENT.parent, check=True)
+
+
 # --- The run: a fresh server per rate ---
 def start_servers(args: argparse.Namespace, url: str) -> list[subprocess.Popen[bytes]]:
     """One server (with ``--workers`` processes), or with ``--by-game`` that many servers of
@@ -419,6 +467,11 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         context = mp.get_context("fork")
         pipes, clients = [], []
         for n, share in enumerate(shares):
+            if args.client == "node":
+                node = NodeClient(share, vars(args), rate * len(share) / len(games), args.seed + n)
+                pipes.append(node)
+                clients.append(node)
+                continue
             ours, theirs = context.Pipe()
             proc = context.Process(target=client_process, daemon=True,
                                    args=(share, vars(args), rate * len(share) / len(games), args.seed + n, theirs))
@@ -511,7 +564,9 @@ def main() -> None:
     parser.add_argument("--via", choices=("http", "ws"), default="http", help="how the bots send actions")
     parser.add_argument("--frames", choices=("full", "changes"), default="full",
                         help="whole views in every frame, or only what changed (as the game page asks)")
-    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--client", choices=("node", "python"), default="node",
+                        help="the client's runtime: Node.js drives far more actions per core (bench/node)")
+    parser.add_argument("--clients", type=int, default=None, help="client processes (default: 1 Node.js, 2 Python)")
     parser.add_argument("--server-cpus", default="0", help="taskset list for the server ('' for none)")
     parser.add_argument("--client-cpus", default="1", help="CPUs for the client processes")
     parser.add_argument("--app-dir", default=str(ROOT), help="the Keydom checkout to serve")
@@ -528,10 +583,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.by_game and "postgres" not in args.database_url:
         parser.error("--by-game needs --database-url postgresql://...: separate servers share games through it")
+    if args.clients is None:
+        args.clients = 1 if args.client == "node" else 2
+    if args.client == "node":
+        node_client_ready()
     os.sched_setaffinity(0, cpu_list(args.client_cpus))
     kind = "PostgreSQL" if "postgres" in args.database_url else "SQLite"
     how = f"{args.workers} separate servers, each game on one" if args.by_game else f"{args.workers} process(es)"
-    print(f"{kind}, {how} on CPU {args.server_cpus or 'any'}, {args.clients} client "
+    print(f"{kind}, {how} on CPU {args.server_cpus or 'any'}, {args.clients} {args.client} client "
           f"process(es) on CPU {args.client_cpus}, {args.games} games x {args.seats} seats, actions over "
           f"{args.via}, {args.frames} frames{', pages fetched' if args.pages else ''}, {args.warmup:.0f}+{args.duration:.0f} s "
           f"per rate, served from {args.app_dir}", flush=True)
