@@ -541,7 +541,7 @@ def report(r: dict[str, float]) -> None:
     print(f"  offered {r['target']:5.0f}/s  achieved {r['achieved']:6.1f}/s  p50 {r['p50']:6.1f} ms  "
           f"p99 {r['p99']:7.1f} ms (p99.9 {r['p999']:.1f}, worst {r['worst']:.1f})  "
           f"server CPU {r['server_ms']:.2f} ms/action ({r['server_system_ms']:.2f} in the kernel; "
-          f"{r['server_cores']:.2f} cores)  "
+          f"{r['server_cores']:.3f} cores)  "
           f"client CPU {r['client_cores']:.2f} cores  frames median {r['frame_median']:.0f} B "
           f"(mean {r['frame_mean']:.0f})  {r['deliveries']:.0f} frames, {r['refused']:.0f} refused  "
           f"server {r['rss_mb']:.0f} MB, {r['kb_per_seat']:.1f} KB per connected seat", flush=True)

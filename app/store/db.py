@@ -20,6 +20,8 @@ import threading
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable, TypeVar
 
+import orjson
+
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -195,6 +197,16 @@ def _settle(future: "asyncio.Future[Any]", ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
+def _json_text(value: Any) -> str:
+    # int dict keys written as strings, as the json module does (some columns key by seat)
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# JSON columns (an action's log lines, the seats' view versions...) are written on every
+# action: orjson instead of the json module SQLAlchemy uses by default.
+JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer": orjson.loads}
+
+
 class Database:
     def __init__(self, url: str, *, synchronous: str = "FULL", max_batch: int = MAX_BATCH) -> None:
         """``synchronous`` and ``max_batch`` (1: no group commit) exist for benchmarks;
@@ -206,13 +218,13 @@ class Database:
         self._waiting = 0
         self.writer: ActionWriter | None = None
         if self.is_sqlite:
-            self.engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
+            self.engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30}, **JSON_CODEC)
             _sqlite_recipe(self.engine.sync_engine, synchronous)
             # Actions commit on a plain sqlite3 connection in one thread: each action is
             # one hand-off from the event loop and back, not one per statement.
             self.action_engine: Engine | None = create_engine(
-                url.replace("sqlite+aiosqlite", "sqlite", 1), connect_args={"timeout": 30, "check_same_thread": False}
-            )
+                url.replace("sqlite+aiosqlite", "sqlite", 1), connect_args={"timeout": 30, "check_same_thread": False},
+                **JSON_CODEC)
             _sqlite_recipe(self.action_engine, synchronous)
             self.writer = ActionWriter(self.action_engine, max_batch)
         else:
@@ -222,7 +234,8 @@ class Database:
             # Overflow connections are closed when handed back, and opening one (TLS included)
             # cost ~7% of the server's CPU under load: most of the 30 are kept open instead.
             self.engine = create_async_engine(url, pool_size=25, max_overflow=5, pool_recycle=1800,
-                                              connect_args={"server_settings": {"synchronous_commit": "on"}})
+                                              connect_args={"server_settings": {"synchronous_commit": "on"}},
+                                              **JSON_CODEC)
             self.action_engine = None
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # Writers take SQLite's write lock at BEGIN, so read-then-write is isolated.
