@@ -16,7 +16,7 @@ import logging
 import secrets
 from typing import Any
 
-from sqlalchemy import case, delete, select
+from sqlalchemy import case, delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.background import Background, claim, unclaimed
@@ -28,7 +28,7 @@ from app.table.service import Table
 
 from . import levels
 from .config import BotConfig
-from .tables import TURNS
+from .tables import SEAT_CLOCKS, TURNS
 
 log = logging.getLogger("keydom.bots")
 BATCH = 50  # due rows one pass takes on; the next pass takes the rest
@@ -123,8 +123,16 @@ class BotDriver:
         raise RuntimeError("bots still had turns to play after the limit")
 
     async def _next_due(self) -> float | None:
+        """When the next turn or clock is due, of those no process holds: the loop sleeps
+        until then (the tick only bounds the wait, for rows another process may write)."""
+        now = self.now()
         async with self.db.read() as session:
-            return (await session.execute(select(TURNS.c.due_at).order_by(TURNS.c.due_at).limit(1))).scalar()
+            turn = (await session.execute(select(func.min(TURNS.c.due_at)).where(unclaimed(TURNS, now)))).scalar()
+            clock = None
+            if self.clocks is not None:
+                clock = (await session.execute(select(func.min(SEAT_CLOCKS.c.due_at)).where(
+                    SEAT_CLOCKS.c.stage != "expired", unclaimed(SEAT_CLOCKS, now)))).scalar()
+        return min((due for due in (turn, clock) if due is not None), default=None)
 
     async def settle(self) -> None:
         """Wait for scheduling tasks the events started (tests, and a clean stop)."""

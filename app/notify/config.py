@@ -36,8 +36,10 @@ class NotifyConfig:
     delay: float = field(default_factory=lambda: _float("NOTIFY_DELAY_SECONDS", 10))
     # No second message to one seat of one game within this many seconds of the last one.
     quiet: float = field(default_factory=lambda: _float("NOTIFY_QUIET_SECONDS", 300))
-    # How often the worker looks for due messages, and refreshes "this page is open".
-    tick: float = field(default_factory=lambda: _float("NOTIFY_TICK_SECONDS", 1))
+    # The longest the worker sleeps: it wakes when the next message or delivery it knows of
+    # is due, to confirm open pages, and when this process schedules one; the tick is for
+    # rows another process wrote.
+    tick: float = field(default_factory=lambda: _float("NOTIFY_TICK_SECONDS", 5))
     # Retries of a failed delivery: first after `retry_first` seconds, doubling, up to `retry_max`.
     retry_first: float = field(default_factory=lambda: _float("NOTIFY_RETRY_SECONDS", 30))
     retry_max: float = 3600

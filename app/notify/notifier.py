@@ -165,17 +165,41 @@ class Notifier:
 
     async def _run_forever(self) -> None:
         while not self._stopping:
+            wait = self.config.tick
             try:
                 await self.run_once(heartbeat=False)
+                wait = min(wait, self._next_beat() - self.now())
+                soonest = await self._next_due()
+                if soonest is not None:
+                    wait = min(wait, soonest - self.now())
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("notification pass failed; trying again")
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout=self.config.tick)
-            except asyncio.TimeoutError:
-                pass
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                except asyncio.TimeoutError:
+                    pass
             self._wake.clear()
+
+    async def _next_due(self) -> float | None:
+        """When the next message is to be written or delivery tried, of those no process
+        holds: the loop sleeps until then (the tick only bounds the wait, for rows another
+        process may write; this process's own scheduling wakes it)."""
+        now = self.now()
+        async with self.db.read() as session:
+            message = (await session.execute(select(func.min(PENDING.c.due_at)).where(
+                _unclaimed(PENDING, now)))).scalar()
+            delivery = (await session.execute(select(func.min(OUTBOX.c.next_try_at)).where(
+                OUTBOX.c.status == "queued", _unclaimed(OUTBOX, now)))).scalar()
+        return min((due for due in (message, delivery) if due is not None), default=None)
+
+    def _next_beat(self) -> float:
+        """When this process next confirms its open pages (never, with none open)."""
+        if not self._presence_written:
+            return float("inf")
+        return self._heartbeat_at + self.config.presence_stale / 3
 
     async def run_once(self, heartbeat: bool = True) -> int:
         """One pass: record open pages, write due messages, send due deliveries.

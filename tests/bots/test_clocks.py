@@ -312,3 +312,21 @@ async def test_bot_move_leaves_alone_a_decision_the_player_made_meanwhile(timed)
     await timed.step(game, 0)  # Ann is back in time to play it herself
     await timed.later(120)
     assert [seat for seat, _ in await timed.app.state.table.action_log(game["id"])] == [0]
+
+
+async def test_the_bot_loop_sleeps_until_the_next_clock_it_can_run(timed):
+    # The loop's tick only bounds its sleep (for rows another process writes): it must wake
+    # for a clock due sooner, so a clock's due time counts, unless another process holds it.
+    driver = timed.app.state.bots
+    assert await driver._next_due() is None
+    game = await timed.new_game(day("wait"))
+    async with driver.db.read() as session:
+        half_time = (await session.execute(select(SEAT_CLOCKS.c.due_at).where(
+            SEAT_CLOCKS.c.game_id == game["id"]))).scalar()
+    assert half_time == timed.clock.now + 12 * HOUR
+    assert await driver._next_due() == half_time
+    async with driver.db.write() as session:  # another process claimed it
+        await session.execute(SEAT_CLOCKS.update().values(claimed_by="elsewhere", claimed_until=timed.clock.now + 60))
+    assert await driver._next_due() is None
+    timed.clock.advance(61)  # ... and its lease ran out
+    assert await driver._next_due() == half_time

@@ -257,3 +257,20 @@ async def test_a_game_made_by_this_process_reads_no_settings_until_a_seat_asks(t
     await table.step(game)
     await table.step(game)
     assert reads == [game["id"]] and game["id"] in scheduled
+
+
+async def test_the_background_loop_sends_a_message_when_due_not_at_its_next_tick(sqlite_url, receiver):
+    # A tick of a minute: the loop must sleep only until the message is due (0.3 s after
+    # the step), and the delivery is sent on the same wake-up or the next.
+    import time
+
+    async for table in open_table(sqlite_url, time.time, background=True, tick=60, delay=0.3):
+        game = await table.new_game()
+        await table.set_channels(game, 1, urls=[receiver.url("bob")])
+        await table.step(game, 0)  # Bob owes a placement now
+        for _ in range(100):
+            if receiver.to("bob"):
+                break
+            await asyncio.sleep(0.1)
+        assert len(receiver.to("bob")) == 1
+        assert await table.notifier._next_due() is None  # nothing left to wait for
