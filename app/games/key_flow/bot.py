@@ -16,13 +16,13 @@ cannot upgrade, and spends keyple tokens on its best building.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, Iterator
 
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
-                    is_draft_choice, items, iter_move_places, listed, live_action, live_panel, move_id, pick_ids,
+                    is_draft_choice, items, listed, live_action, live_panel, move_id, neighbours, pick_ids,
                     powers, reachable, season_name, shape_neighbours, shape_spots)
 from .scoring import accepts
 
@@ -269,10 +269,9 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         # each missing resource takes at least one step: more than ``carts`` of them never arrive
         if sum(n for _, n in missing) > carts:
             continue
-        # nor do resources the other cards do not hold at all, however near
-        if lacking_anywhere(p, e, missing, pw):
-            continue
-        if moves_needed(p, at, missing, pw, carts) <= carts:
+        # nor do resources the other cards do not hold at all; how far they are is not
+        # searched (a cheaper estimate than walking the village: the carts usually reach)
+        if not lacking_anywhere(p, e, missing, pw):
             return gain
     return 0
 
@@ -321,44 +320,6 @@ _UPGRADES = {cid: tuple((upgrade_gain(cid, level), sum(n for _, n in c.costs[lev
 _GAIN_PLACE = itemgetter(0, 1)  # the order the candidates are tried in: largest gain first, then last place
 
 
-def moves_needed(p: Player, at: int, missing: list[tuple[str, int]], pw: frozenset[str], carts: int) -> int:
-    """Steps (a resource one space a step) to bring the missing resources onto the card at
-    place ``at``, each from the nearest card holding one (ties: by place in the village,
-    never by id(), so a game rebuilt from a view breaks them the same way; then by kind).
-    ``carts + 1`` as soon as that many will not do."""
-    dist = steps_from(p, at)
-    village = p.village
-    left: dict[tuple[int, int, str], int] = {}  # (steps, place, kind) -> how many there
-    for i, d in dist.items():  # nearest first (steps_from's order)
-        if d > carts:  # farther than the carts reach: such a unit would not do either
-            break
-        x = village[i]
-        if i != at and not _IS_STORE[x["card"]]:
-            for k, n in x["res"].items():
-                if n:
-                    left[(d, i, k)] = n
-    nearest_first = sorted(left)
-    steps = 0
-    wild = "keyflower" in pw
-    for r, n in missing:
-        # the missing units one at a time, each the nearest left of its kind or gold (any
-        # with the Keyflower): as many as a source holds are taken from it at once
-        for u in nearest_first:
-            held = left[u]
-            if held and (wild or u[2] == r or u[2] == "gold"):
-                took = held if held < n else n
-                left[u] = held - took
-                steps += u[0] * took
-                if steps > carts:
-                    return carts + 1
-                n -= took
-                if not n:
-                    break
-        if n:
-            return carts + 1
-    return steps
-
-
 def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
     """Resources a card's next upgrade still lacks after what sits on it (gold on it fills in)."""
     have = dict(e["res"])
@@ -383,49 +344,56 @@ def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float
     if c.kind == "keyple":
         goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
-        # the targets, and what each is worth before the card's own goals, depend on the
+        # the best target, and what it is worth before the card's own goals, depend on the
         # card's keyples and arrows only: once per decision for each
-        key = ("targets", id(p), c.keyples, c.arrows)
+        key = ("target", id(p), c.keyples, c.arrows)
         known = _memo.get(key)
         if known is None or known[0] is not p or known[1] is not want:  # the memo keeps p: its id() is not reused
-            known = _memo[key] = (p, want, keyple_targets(g, p, c, want))
-        best_v, top = -1.0, None
-        for own, v, spot in known[2]:
-            v += goal + 0.2 if own else -0.3
-            if v > best_v:
-                best_v, top = v, spot
+            known = _memo[key] = (p, want, best_target(g, p, c, want))
+        own, v, top = known[2]
         if top is None:
-            return (best_v, None)
-        return (best_v, f"on:{top[4]}:{top[0]}")  # the option id of the best building alone
+            return (-1.0, None)
+        v += goal + 0.2 if own else -0.3
+        if v <= -1.0:  # worth less than nothing: discard
+            return (-1.0, None)
+        return (v, f"on:{top[4]}:{top[0]}")  # the option id of the best building alone
     return village_card_worth(g, p, c, want), best_spot(p, c)
 
 
-def keyple_targets(g: Game, p: Player, c: Card, want: frozenset[str]) -> list[tuple[bool, float, list[Any]]]:
-    """(own village?, worth before the card's own goals, its ``_road_spots`` entry) of each building
-    ``rules.targets`` lists for this keyple card, in its order: what the building's live
-    action gives, less the keyple tokens it takes."""
+def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool, float, list[Any] | None]:
+    """(own village?, worth before the card's own goals, its ``_road_spots`` entry) of the
+    building ``rules.targets`` lists for this keyple card whose live action gives most, less
+    the keyple tokens it takes (the first, in the rules' order, of equals). A card with a
+    building at home is weighed there only: a neighbour's building seldom beats the seat's
+    own (and the neighbour keeps the card), and weighing every neighbour's village for
+    every pick was a large part of a pick. (False, -inf, None) when there is none."""
     worth = token_worth(want)
     keyples = c.keyples
-    out = []
+    tokens_held = p.tokens
+    best: tuple[bool, float, list[Any] | None] = (False, float("-inf"), None)
     for owner, lo, hi in reachable(g, p, c):
         own = owner == p.seat
-        for spot in _road_spots(g, p, owner):
+        best_v, top = best[1], None
+        for spot in _road_spots(g, p, owner, want):
             col, held = spot[0], spot[1]
-            tokens = max(keyples, held + 1) - keyples  # rules.tokens_needed
-            if keyples + tokens > 3 or tokens > p.tokens or not lo <= col <= hi:
+            tokens = held + 1 - keyples if held >= keyples else 0  # rules.tokens_needed
+            if keyples + tokens > 3 or tokens > tokens_held or not lo <= col <= hi:
                 continue
-            base = spot[3]
-            if base is None:
-                base = spot[3] = action_value(p, live_action(spot[2]), want, own)
-            out.append((own, base - worth * tokens, spot))
-    return out
+            v = spot[3] - worth * tokens
+            if v > best_v:
+                best_v, top = v, spot
+        if top is not None:
+            best = (own, best_v, top)
+        if own and top is not None:
+            break
+    return best
 
 
-def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
+def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[list[Any]]:
     """The buildings of ``owner``'s village a keyple card of ``p`` may go on, whatever its
     keyples and arrows (a live action that does something for ``p``, fewer than 3 keyple
-    cards), by column, each as [column, keyple cards held, entry, its action's worth (once
-    weighed), owner]: once per decision, whichever keyple cards ask."""
+    cards), by column, each as [column, keyple cards held, entry, its action's worth, owner]:
+    once per decision, whichever keyple cards ask."""
     key = ("roads", id(p), owner)
     known = _memo.get(key)
     if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
@@ -435,7 +403,7 @@ def _road_spots(g: Game, p: Player, owner: Seat) -> list[list[Any]]:
     for e in g.players[owner].village:
         if e["row"] != ROAD or len(e["keyples"]) >= 3 or not USES[e["card"]][len(e["tiles"])][own]:
             continue  # rules.usable_by, inline: asked for every road card of every village in reach
-        spots.append([e["col"], len(e["keyples"]), e, None, owner])
+        spots.append([e["col"], len(e["keyples"]), e, action_value(p, live_action(e), want, own), owner])
     spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots
@@ -510,22 +478,28 @@ def fillable(p: Player, slot: str) -> int:
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
         have = items(p)
-        known = _memo[key] = (p, have, (powers(p), tuple(have)), {})
-    _, have, kinds, counted = known
+        pw = powers(p)
+        # which kinds fill a slot depends on the kinds held (seldom new), not on their
+        # counts: kept by the kinds held, looked up once per decision
+        kinds = (pw, tuple(have))
+        fits = _fitting.get(kinds)
+        if fits is None:
+            if len(_fitting) > 5000:  # a bound, not a policy
+                _fitting.clear()
+            fits = _fitting[kinds] = {}
+        known = _memo[key] = (p, have, kinds, fits, {})
+    _, have, kinds, fits, counted = known
     n = counted.get(slot)
     if n is None:
-        # which kinds fill a slot depends on the kinds held (seldom new), not on their counts
-        fits = _fitting.get((slot, kinds))
-        if fits is None:
-            if len(_fitting) > 50000:  # a bound, not a policy
-                _fitting.clear()
-            fits = _fitting[(slot, kinds)] = tuple(kind for kind in kinds[1] if accepts(slot, kind, kinds[0]))
-        n = counted[slot] = sum(have[kind] for kind in fits)
+        kinds_in = fits.get(slot)
+        if kinds_in is None:
+            kinds_in = fits[slot] = tuple(kind for kind in kinds[1] if accepts(slot, kind, kinds[0]))
+        n = counted[slot] = sum([have[kind] for kind in kinds_in])
     return n
 
 
-# (slot, (powers, kinds held in order)) -> the kinds held that fill it, in that order
-_fitting: dict[tuple[str, tuple[frozenset[str], tuple[str, ...]]], tuple[str, ...]] = {}
+# (powers, kinds held in order) -> by slot, the kinds held that fill it, in that order
+_fitting: dict[tuple[frozenset[str], tuple[str, ...]], dict[str, tuple[str, ...]]] = {}
 
 
 _makes: dict[str, frozenset[str]] = {}  # by card id: content does not change
@@ -641,12 +615,14 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
         if p.choosing is None:
             want = goals(g, p)
             scored, values = [], {}
-            for o in offered if offered is not None else pick_ids(g, p):
+            ids = offered if offered is not None else pick_ids(g, p)
+            noise = pick_noise(rng, len(ids))
+            for o in ids:
                 cid = o.removeprefix("pick:")
                 c = CARDS[cid]
                 values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
                     (village_card_worth(g, p, c, want), None)
-                scored.append((values[cid][0] + rng.randrange(100) / 1000, o))
+                scored.append((values[cid][0] + next(noise) / 1000, o))
             picked = max(scored)[1]
             cid = picked.removeprefix("pick:")
             if CARDS[cid].kind != "keyple":  # the place of the picked card alone is ever used
@@ -669,6 +645,16 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
 
 
 NO_GOALS: frozenset[str] = frozenset()
+
+
+def pick_noise(rng: Rng, cards: int) -> Iterator[int]:
+    """A tie-breaking noise of 0-99 for each card in hand, from one draw: the base-100 digits
+    of one number below 100 ** cards (a draw per card was a few per cent of a pick)."""
+    for start in range(0, cards, 9):  # 100 ** 9 < 2 ** 64: nine cards a draw
+        x = rng.randrange(100 ** min(9, cards - start))
+        for _ in range(min(9, cards - start)):
+            x, digit = divmod(x, 100)
+            yield digit
 
 
 # Each seat's card values at its last pick, with the game they were weighed in and its goals:
@@ -754,11 +740,13 @@ def any_choice(p: Player, onto: Entry, want: frozenset[str]) -> str:
 
 def transport_choice(p: Player) -> str:
     """The move that brings a resource one step closer to where it is wanted most: a card
-    whose next upgrade lacks it (gold helps any), or a store that takes it."""
+    whose next upgrade lacks it (gold helps any), or a store that takes it. A wanting card
+    is worth its weight over the steps from the nearest card that can give the resource
+    (less 2.5 when the giver lacks it itself), and the unit moves one step along a shortest
+    path: the best move of all, without weighing every move the rules list."""
     village = p.village
     lacking = []  # by place: what each card's next upgrade lacks (``needs``)
-    # by resource: the cards wanting it (places in the village), each with its best weight:
-    # only the best weight over them counts, so their order does not matter
+    # by resource: the cards wanting it (places in the village), each with its best weight
     wanted_by: dict[str, dict[int, float]] = {}
     for i, e in enumerate(village):
         store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
@@ -774,37 +762,35 @@ def transport_choice(p: Player) -> str:
             _want(wanted_by, r, i, weight)
         if lacks:
             _want(wanted_by, "gold", i, 2.5)  # gold fills in for any of them
-    maps: dict[int, dict[int, int]] = {}  # the steps from each card wanting something, once asked
     best, best_v = None, 0.0
-    # the moves are walked as the rules list them (the offered moves, in their order): those
-    # of one resource from one card come together and share its penalty and the distances
-    # toward each card wanting it, weighed once per (card, resource)
-    group = None
-    v0, closer = 0.0, []
-    for move in iter_move_places(p):
-        src, dst, r = move
-        if group != (src, r):
-            group = (src, r)
-            lacks = lacking[src]
-            closer = []
-            for target, weight in wanted_by.get(r, NO_NEEDS).items():
-                if target != src:
-                    d = maps.get(target)
-                    if d is None:
-                        d = maps[target] = steps_from(p, target)
-                    if src in d:
-                        closer.append((d, d[src], weight))
-            v0 = -2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0
-        gain = 0.0
-        for d, from_src, weight in closer:
-            to = d.get(dst)
-            if to is not None and to < from_src:
-                gain = max(gain, weight / (1 + to))
-        if v0 + gain > best_v:
-            best, best_v = move, v0 + gain
+    for r, targets in wanted_by.items():
+        for target, weight in targets.items():
+            if weight <= best_v:  # even a giver one step away would not beat the best
+                continue
+            dist = steps_from(p, target)
+            for src, d in dist.items():  # nearest first
+                if not d:
+                    continue
+                v = weight / d  # the move's gain: weight / (1 + steps left after it)
+                if v <= best_v:
+                    break  # the rest are farther
+                x = village[src]
+                if not x["res"].get(r) or _IS_STORE[x["card"]]:  # nothing moves out of a store
+                    continue
+                lacks = lacking[src]
+                if lacks.get(r) or (r == "gold" and lacks):
+                    v -= 2.5  # the giver needs it itself
+                if v > best_v:
+                    best, best_v = (src, target, r, d), v
     if best is None:
         return "stop"
-    return move_id(p, *best)
+    src, target, r, d = best
+    # one step along a shortest path: onto the wanting card, or a card that passes it on
+    # (a store on the way would keep it)
+    dist = steps_from(p, target)
+    dst = next(j for j in neighbours(village)[src]
+               if dist.get(j) == d - 1 and (j == target or not _IS_STORE[village[j]["card"]]))
+    return move_id(p, src, dst, r)
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed

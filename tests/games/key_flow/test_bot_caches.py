@@ -66,8 +66,9 @@ def test_to_act_is_every_seat_acting(players, seed):
 
 @pytest.mark.parametrize("players, seed", [(2, 3), (5, 2)])
 def test_steps_from_are_the_shortest_walks_nearest_first(players, seed):
-    """bot.moves_needed stops at the first card beyond the carts' reach: the kept steps must
-    come nearest first, and be the shortest walks along touching cards (none on from a store)."""
+    """bot.transport_choice stops at the first giver too far to beat the best move: the kept
+    steps must come nearest first, and be the shortest walks along touching cards (none on
+    from a store)."""
     checked = 0
     for step, g in enumerate(states(players, seed)):
         if step % 7:
@@ -91,55 +92,53 @@ def test_steps_from_are_the_shortest_walks_nearest_first(players, seed):
     assert checked > 100
 
 
-def _moves_one_unit_at_a_time(p, at, missing, pw, carts):
-    """bot.moves_needed as first written: each missing unit alone, from the nearest card
-    (by steps, place, kind) still holding one of its kind or gold (any with the Keyflower)."""
-    dist = bot.steps_from(p, at)
-    left = {}
-    for i, d in dist.items():
-        x = p.village[i]
-        if i != at and d <= carts and CARDS[x["card"]].kind != "store":
-            for k, n in x["res"].items():
-                if n:
-                    left[(d, i, k)] = n
-    steps = 0
-    for r, n in missing:
-        kinds = rules.RESOURCES if "keyflower" in pw else (r, "gold")
-        for _ in range(n):
-            unit = next((u for u in sorted(left) if left[u] and u[2] in kinds), None)
-            if unit is None:
-                return carts + 1
-            left[unit] -= 1
-            steps += unit[0]
-    return steps
+def _move_worth(p, src, dst, r):
+    """A transport move weighed as the bot first weighed every listed move: the most, over
+    the cards wanting ``r`` that the move brings it closer to, of their weight / (1 + steps
+    left), less 2.5 when the giver lacks ``r`` itself (or lacks anything, for gold). A store
+    on the way keeps the resource: a move onto one counts only when it is the wanting card."""
+    village = p.village
+    wants = {}  # place -> weight for r
+    for i, e in enumerate(village):
+        store, cost, weight = bot._TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
+        lacks = bot.needs(p, e)
+        for res, w in store:
+            if res == r:
+                wants[i] = max(wants.get(i, -1.0), w)
+        if r in lacks or (r == "gold" and lacks):
+            wants[i] = max(wants.get(i, -1.0), 2.5 if r == "gold" and r not in lacks else weight)
+    gain = 0.0
+    for target, weight in wants.items():
+        dist = bot.steps_from(p, target)
+        if target == src or src not in dist or dst not in dist:
+            continue
+        if dst != target and CARDS[village[dst]["card"]].kind == "store":
+            continue
+        if dist[dst] < dist[src]:
+            gain = max(gain, weight / (1 + dist[dst]))
+    lacks = bot.needs(p, village[src])
+    return gain - (2.5 if lacks.get(r) or (r == "gold" and lacks) else 0.0)
 
 
 @pytest.mark.parametrize("players, seed", [(2, 3), (4, 5), (6, 6)])
-def test_moves_needed_takes_the_nearest_units_one_at_a_time(players, seed):
-    """bot.moves_needed takes as many units as a card holds at once and stops past the
-    carts: the same steps as taking them one at a time, when the carts reach (else more
-    than the carts either way), for every card's next upgrade at every cart count."""
-    checked = reached = 0
-    for step, g in enumerate(states(players, seed)):
-        if step % 4:
-            continue
+def test_transport_choice_is_the_best_listed_move(players, seed):
+    """bot.transport_choice looks only from each wanting card to its nearest givers: its move
+    must be a listed one and worth as much as the best of every listed move weighed one by
+    one ("stop" only when no move is worth anything)."""
+    checked = 0
+    for g in states(players, seed):
         for p in g.players:
+            if not (p.jobs and p.jobs[0]["do"] == "transport" and rules.is_acting(g, p)):
+                continue
             bot._memo.clear()
-            pw = powers(p)
-            for at, e in enumerate(p.village):
-                costs = CARDS[e["card"]].costs
-                if len(e["tiles"]) >= len(costs):
-                    continue
-                cost = costs[len(e["tiles"])]
-                for missing in (bot.shortfall(e, cost, pw), list(cost.resources)):  # also with nothing on it yet
-                    if not missing:
-                        continue
-                    for carts in range(7):
-                        fast, slow = bot.moves_needed(p, at, missing, pw, carts), \
-                            _moves_one_unit_at_a_time(p, at, missing, pw, carts)
-                        assert (fast <= carts) == (slow <= carts)
-                        if slow <= carts:
-                            assert fast == slow
-                            reached += 1
-                        checked += 1
-    assert checked > 500 and reached > 20
+            chosen = bot.transport_choice(p)
+            moves = list(rules.iter_move_places(p))
+            best = max((_move_worth(p, *m) for m in moves), default=0.0)
+            if chosen == "stop":
+                assert best <= 0.0
+            else:
+                assert chosen in {rules.move_id(p, *m) for m in moves}
+                worth = next(_move_worth(p, *m) for m in moves if rules.move_id(p, *m) == chosen)
+                assert worth == pytest.approx(best) and worth > 0.0
+            checked += 1
+    assert checked > 20
