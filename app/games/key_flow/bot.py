@@ -31,8 +31,9 @@ EARLY = {"spring": 3, "summer": 2, "autumn": 1, "winter": -2}
 
 
 def goals(g: Game, p: Player) -> frozenset[str]:
-    # the winter K cards and the village's cards change seldom: their words are kept by them
-    key = (tuple(p.winter_k), tuple([e["card"] for e in p.village]))
+    # only winter scoring cards have slot words: the words are kept by the winter K cards and
+    # the village's winter scoring cards (found in C), which change seldom
+    key = (tuple(p.winter_k), _SCORERS.intersection(map(_card_of, p.village)))
     words = _goals_known.get(key)
     if words is None:
         if len(_goals_known) > 20000:  # a bound, not a policy
@@ -41,7 +42,9 @@ def goals(g: Game, p: Player) -> frozenset[str]:
     return words
 
 
-_goals_known: dict[tuple[tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}  # a pure function of its key
+_goals_known: dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]] = {}  # a pure function of its key
+_SCORERS = frozenset(cid for cid, c in CARDS.items() if c.scoring)  # the cards with slot words
+_card_of = itemgetter("card")
 
 
 def _goals(p: Player) -> frozenset[str]:
@@ -113,12 +116,39 @@ def flippable(p: Player) -> int:
 def _village_counts(p: Player) -> tuple[int, int]:
     """The resources on the village's cards and its upgrade tiles that can be flipped
     (houses), once per decision."""
-    key = ("counts", id(p))
+    known = _village_facts(p)
+    return known[1], known[2]
+
+
+def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tuple[int, int, Any, int]]]:
+    """What the bot reads of the seat's own village, in one pass once per decision: (p, the
+    resources on its cards, its house tiles, the resources by kind on cards that can give
+    them (not stores), and the cards with an upgrade that adds points as (gain, place, its
+    cost, how many resources it takes beyond what the card holds), largest gain first,
+    then last place)."""
+    key = ("village", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        known = _memo[key] = (p, (sum([sum(x["res"].values()) for x in p.village]),
-                                  sum([e["tiles"].count("house") for e in p.village])))
-    return known[1]
+        total = houses = 0
+        pool: dict[str, int] = {}
+        ups = []
+        for at, e in enumerate(p.village):
+            res, tiles, cid = e["res"], e["tiles"], e["card"]
+            held = 0
+            if res:
+                held = sum(res.values())
+                total += held
+                if not _IS_STORE[cid]:
+                    for k, n in res.items():
+                        pool[k] = pool.get(k, 0) + n
+            if tiles:
+                houses += tiles.count("house")
+            gain, size, cost = _UPGRADES[cid][len(tiles)]
+            if gain > 0:
+                ups.append((gain, at, cost, size - held))
+        ups.sort(key=_GAIN_PLACE, reverse=True)
+        known = _memo[key] = (p, total, houses, pool, ups)
+    return known
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
@@ -229,36 +259,25 @@ def _steps(shape: tuple[tuple[str, int, bool], ...], start: int, near: tuple[tup
 
 
 def reachable_upgrade(p: Player, carts: int) -> int:
-    """The most points one upgrade could add after moving at most ``carts`` resources
-    (each one space a point) onto the card it needs them on; 0 when none can."""
+    """The most points one upgrade could add after moving at most ``carts`` resources onto
+    the card it needs them on, from cards of the village holding them (how far they are is
+    not searched: walking the village for every pick cost more than the estimate's error);
+    0 when none can."""
     key = ("reach", id(p), carts)
-    if key in _memo:
-        return _memo[key]
-    # everything the answer reads, so a village unchanged since an earlier decision (the
-    # same seat's next pick, the same game played again) is not searched again
-    best = _reachable_upgrade(p, carts)
-    _memo[key] = best
-    return best
-
-
-_reach_known: dict[Any, int] = {}  # a pure function of what its key holds
+    known = _memo.get(key)
+    if known is None:
+        known = _memo[key] = _reachable_upgrade(p, carts)
+    return known
 
 
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
-    # the answer is the largest gain reachable: the cards are tried largest gain first, and
-    # the first card within reach answers
-    gains = []
-    for at, e in enumerate(village):
-        gain, size, cost = _UPGRADES[e["card"]][len(e["tiles"])]  # upgrade_gain, looked up without a key tuple
-        # each resource on the card pays at most one of the cost, each missing one takes at
-        # least a step: a cost that far beyond what the card holds is out of reach
-        if gain > 0 and size - (sum(e["res"].values()) if e["res"] else 0) <= carts:
-            gains.append((gain, at, cost))
-    gains.sort(key=_GAIN_PLACE, reverse=True)
-    for gain, at, cost in gains:
-        if cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills):
+    # the cards are tried largest gain first, and the first card within reach answers
+    for gain, at, cost, beyond in _village_facts(p)[4]:
+        # each resource on the card pays at most one of the cost, each missing one takes a
+        # cart: a cost that far beyond what the card holds is out of reach
+        if beyond > carts or (cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills)):
             continue
         e = village[at]
         if pw is None:
@@ -266,12 +285,8 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
         missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
         if not missing:
             return gain
-        # each missing resource takes at least one step: more than ``carts`` of them never arrive
-        if sum(n for _, n in missing) > carts:
-            continue
-        # nor do resources the other cards do not hold at all; how far they are is not
-        # searched (a cheaper estimate than walking the village: the carts usually reach)
-        if not lacking_anywhere(p, e, missing, pw):
+        # each missing resource takes a cart, and the other cards must hold it
+        if sum(n for _, n in missing) <= carts and not lacking_anywhere(p, e, missing, pw):
             return gain
     return 0
 
@@ -279,16 +294,7 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
 def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
     """Do the village's other cards (stores give nothing) hold too few of a missing resource
     (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
-    key = ("pool", id(p))
-    known = _memo.get(key)
-    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        pool: dict[str, int] = {}
-        for x in p.village:
-            if x["res"] and not _IS_STORE[x["card"]]:
-                for k, n in x["res"].items():
-                    pool[k] = pool.get(k, 0) + n
-        known = _memo[key] = (p, pool)
-    pool = known[1]
+    pool = _village_facts(p)[3]
     here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
     if "keyflower" in pw:
         return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
@@ -399,11 +405,16 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[l
     if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
         return known[1]
     own = owner == p.seat
+    worths = _gains_worths(p, want, own)  # the kept worths of actions that only gain, by id()
     spots = []
     for e in g.players[owner].village:
         if e["row"] != ROAD or len(e["keyples"]) >= 3 or not USES[e["card"]][len(e["tiles"])][own]:
             continue  # rules.usable_by, inline: asked for every road card of every village in reach
-        spots.append([e["col"], len(e["keyples"]), e, action_value(p, live_action(e), want, own), owner])
+        action = live_action(e)
+        worth = worths.get(id(action))
+        if worth is None:
+            worth = action_value(p, action, want, own)
+        spots.append([e["col"], len(e["keyples"]), e, worth, owner])
     spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots
@@ -477,29 +488,27 @@ def fillable(p: Player, slot: str) -> int:
     key = ("items", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        have = items(p)
-        pw = powers(p)
-        # which kinds fill a slot depends on the kinds held (seldom new), not on their
-        # counts: kept by the kinds held, looked up once per decision
-        kinds = (pw, tuple(have))
-        fits = _fitting.get(kinds)
-        if fits is None:
-            if len(_fitting) > 5000:  # a bound, not a policy
-                _fitting.clear()
-            fits = _fitting[kinds] = {}
-        known = _memo[key] = (p, have, kinds, fits, {})
-    _, have, kinds, fits, counted = known
+        known = _memo[key] = (p, items(p), powers(p), {})
+    _, have, pw, counted = known
     n = counted.get(slot)
     if n is None:
-        kinds_in = fits.get(slot)
-        if kinds_in is None:
-            kinds_in = fits[slot] = tuple(kind for kind in kinds[1] if accepts(slot, kind, kinds[0]))
-        n = counted[slot] = sum([have[kind] for kind in kinds_in])
+        # the kinds that fill a slot are kept by (powers, slot) over every kind ever held;
+        # the items held are matched against them as sets (a scan of every kind held, per
+        # slot and decision, was a fifth of a pick)
+        kept = _fitting.get((pw, slot))
+        if kept is None:
+            kept = _fitting[(pw, slot)] = (set(), set())
+        seen, fits = kept
+        new = have.keys() - seen
+        if new:
+            seen |= new
+            fits.update(kind for kind in new if accepts(slot, kind, pw))
+        n = counted[slot] = sum([have[kind] for kind in have.keys() & fits])
     return n
 
 
-# (powers, kinds held in order) -> by slot, the kinds held that fill it, in that order
-_fitting: dict[tuple[frozenset[str], tuple[str, ...]], dict[str, tuple[str, ...]]] = {}
+# (powers, slot) -> (every item kind weighed for it, those that fill it): a pure function
+_fitting: dict[tuple[frozenset[str], str], tuple[set[str], set[str]]] = {}
 
 
 _makes: dict[str, frozenset[str]] = {}  # by card id: content does not change
@@ -537,6 +546,11 @@ def takes(c: Card) -> frozenset[str]:
     return known
 
 
+# by card id: what best_spot reads of a card already in the village (makes, takes, is a
+# store, is a home card); content does not change
+_PLACE_TRAITS = {cid: (makes(c), takes(c), c.kind == "store", c.season == "home") for cid, c in CARDS.items()}
+
+
 def best_spot(p: Player, c: Card) -> str:
     """A free place touching the cards that feed this one, or that it feeds (resources
     then travel one space), nearest the home card otherwise."""
@@ -544,27 +558,25 @@ def best_spot(p: Player, c: Card) -> str:
     wants, gives = takes(c), makes(c)
     store = c.kind == "store"
     village = p.village
-    terms: dict[int, tuple[float, ...]] = {}  # what a card of the village adds to a place touching it
-
-    def affinity(touched: tuple[int, ...]) -> float:
+    near: dict[int, float] = {}  # what a card of the village adds to a place touching it
+    best, best_key = 0, None
+    for col, touched in _free_places(p, c.row):
         score = 0.0
-        for i in touched:  # in village order, each term added one by one, as ever
-            known = terms.get(i)
-            if known is None:  # only the cards touching a free place are weighed
+        for i in touched:
+            worth = near.get(i)
+            if worth is None:  # only the cards touching a free place are weighed, once each
                 e = village[i]
-                other = CARDS[e["card"]]
-                theirs = makes(other) | frozenset(e["res"])  # what it makes or holds
-                their_store = other.kind == "store"
-                known = terms[i] = (len(wants & theirs) * (2.0 if store else 1.0),
-                                    0.5 * ("gold" in theirs and bool(wants) and not store),
-                                    len(gives & takes(other)) * (2.0 if their_store else 1.0),
-                                    0.3 * (other.season == "home"))
-            for term in known:
-                score += term
-        return score
-
-    col = min(_free_places(p, c.row), key=lambda x: (-affinity(x[1]), abs(x[0]), x[0]))[0]
-    return f"{c.row}:{col}"
+                theirs_made, theirs_taken, their_store, home = _PLACE_TRAITS[e["card"]]
+                theirs = theirs_made | e["res"].keys() if e["res"] else theirs_made  # what it makes or holds
+                worth = near[i] = (len(wants & theirs) * (2.0 if store else 1.0)
+                                   + (0.5 if "gold" in theirs and wants and not store else 0.0)
+                                   + len(gives & theirs_taken) * (2.0 if their_store else 1.0)
+                                   + (0.3 if home else 0.0))
+            score += worth
+        key = (-score, abs(col), col)
+        if best_key is None or key < best_key:
+            best, best_key = col, key
+    return f"{c.row}:{best}"
 
 
 def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
