@@ -22,7 +22,7 @@ from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
-                    is_draft_choice, items, listed, live_action, live_panel, move_id, neighbours, pick_ids,
+                    is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
                     powers, reachable, season_name, shape_neighbours, shape_spots)
 from .scoring import accepts
 
@@ -221,41 +221,46 @@ _memo: dict[Any, Any] = {}  # cleared at each decision: the player does not chan
 def steps_from(p: Player, start: int) -> dict[int, int]:
     """Steps along touching cards from the card at place ``start`` of the village to every
     card reached (places in the village), nearest first; nothing moves on from a store."""
+    return _village_steps(p)[2][start] or _steps_from(p, start)
+
+
+def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list[dict[int, int] | None], tuple[bool, ...]]:
+    """(p, the cards each card touches, the steps from each card once found, is a store per
+    card), kept by the village's shape: its places and which cards are stores, read in C."""
     key = ("steps", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        shape = tuple([(x["row"], x["col"], _IS_STORE[x["card"]]) for x in p.village])
-        kept = _steps_known.get(shape)
+        village = p.village
+        places = tuple(map(_place_of, village))
+        stores = tuple(map(_IS_STORE.__getitem__, map(_card_of, village)))
+        kept = _steps_known.get((places, stores))
         if kept is None:
             if len(_steps_known) > 20000:  # a bound, not a policy: shapes recur within a game
                 _steps_known.clear()
-            kept = _steps_known[shape] = (shape_neighbours(tuple((row, col) for row, col, _ in shape)),
-                                          [None] * len(shape))
-        known = _memo[key] = (p, shape, kept)
-    _, shape, (near, table) = known
-    steps = table[start]
-    if steps is None:
-        steps = table[start] = _steps(shape, start, near)
-    return steps
+            kept = _steps_known[(places, stores)] = (shape_neighbours(places), [None] * len(places))
+        known = _memo[key] = (p, kept[0], kept[1], stores)
+    return known
 
 
-_IS_STORE = {cid: c.kind == "store" for cid, c in CARDS.items()}  # by card id: content does not change
-# by village shape (row, column, is a store per card): the cards each touches
-# (rules.neighbours), and the steps from each start, once computed
-_steps_known: dict[tuple[tuple[str, int, bool], ...],
-                   tuple[tuple[tuple[int, ...], ...], list[dict[int, int] | None]]] = {}
-
-
-def _steps(shape: tuple[tuple[str, int, bool], ...], start: int, near: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+def _steps_from(p: Player, start: int) -> dict[int, int]:
+    _, near, table, stores = _village_steps(p)
     dist = {start: 0}
     todo = [start]
     for a in todo:  # breadth first: the list grows behind the loop
         for b in near[a]:
             if b not in dist:
                 dist[b] = dist[a] + 1
-                if not shape[b][2]:  # nothing moves on from a store
+                if not stores[b]:  # nothing moves on from a store
                     todo.append(b)
+    table[start] = dist
     return dist  # nearest first, as reached
+
+
+_IS_STORE = {cid: c.kind == "store" for cid, c in CARDS.items()}  # by card id: content does not change
+# by village shape (places, is a store per card): the cards each touches (rules.neighbours),
+# and the steps from each start, once computed
+_steps_known: dict[tuple[tuple[tuple[str, int], ...], tuple[bool, ...]],
+                   tuple[tuple[tuple[int, ...], ...], list[dict[int, int] | None]]] = {}
 
 
 def reachable_upgrade(p: Player, carts: int) -> int:
@@ -800,7 +805,7 @@ def transport_choice(p: Player) -> str:
     # one step along a shortest path: onto the wanting card, or a card that passes it on
     # (a store on the way would keep it)
     dist = steps_from(p, target)
-    dst = next(j for j in neighbours(village)[src]
+    dst = next(j for j in _village_steps(p)[1][src]
                if dist.get(j) == d - 1 and (j == target or not _IS_STORE[village[j]["card"]]))
     return move_id(p, src, dst, r)
 
