@@ -224,7 +224,8 @@ def steps_from(p: Player, start: int) -> dict[int, int]:
     return _village_steps(p)[2][start] or _steps_from(p, start)
 
 
-def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list[dict[int, int] | None], tuple[bool, ...]]:
+def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list[dict[int, int] | None],
+                                       tuple[bool, ...]]:
     """(p, the cards each card touches, the steps from each card once found, is a store per
     card), kept by the village's shape: its places and which cards are stores, read in C."""
     key = ("steps", id(p))

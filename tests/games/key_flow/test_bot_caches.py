@@ -95,8 +95,7 @@ def test_steps_from_are_the_shortest_walks_nearest_first(players, seed):
 def _move_worth(p, src, dst, r):
     """A transport move weighed as the bot first weighed every listed move: the most, over
     the cards wanting ``r`` that the move brings it closer to, of their weight / (1 + steps
-    left), less 2.5 when the giver lacks ``r`` itself (or lacks anything, for gold). A store
-    on the way keeps the resource: a move onto one counts only when it is the wanting card."""
+    left), less 2.5 when the giver lacks ``r`` itself (or lacks anything, for gold)."""
     village = p.village
     wants = {}  # place -> weight for r
     for i, e in enumerate(village):
@@ -111,8 +110,6 @@ def _move_worth(p, src, dst, r):
     for target, weight in wants.items():
         dist = bot.steps_from(p, target)
         if target == src or src not in dist or dst not in dist:
-            continue
-        if dst != target and CARDS[village[dst]["card"]].kind == "store":
             continue
         if dist[dst] < dist[src]:
             gain = max(gain, weight / (1 + dist[dst]))
