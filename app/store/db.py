@@ -21,7 +21,6 @@ from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable, TypeVar
 
 import orjson
-
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
