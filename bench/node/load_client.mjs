@@ -118,7 +118,8 @@ function connect(game, index) {
     seat.ws = ws;
     ws.on("message", (data) => onFrame(game, seat, data));
     ws.once("open", resolve);
-    ws.once("error", reject);
+    // before it opens, a failure stops the run; after, a socket the server drops is left be
+    ws.on("error", (error) => (ws.readyState === WebSocket.CONNECTING ? reject(error) : undefined));
   });
 }
 
