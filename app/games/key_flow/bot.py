@@ -120,12 +120,13 @@ def _village_counts(p: Player) -> tuple[int, int]:
     return known[1], known[2]
 
 
-def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tuple[int, int, Any, int]]]:
+def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tuple[int, int, Any, int]],
+                                       dict[int, list[Any]]]:
     """What the bot reads of the seat's own village, in one pass once per decision: (p, the
     resources on its cards, its house tiles, the resources by kind on cards that can give
     them (not stores), and the cards with an upgrade that adds points as (gain, place, its
     cost, how many resources it takes beyond what the card holds), largest gain first,
-    then last place)."""
+    then last place), and a dict for ``_reachable_upgrade``'s shortfalls by place)."""
     key = ("village", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
@@ -146,8 +147,8 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
             gain, size, cost = _UPGRADES[cid][len(tiles)]
             if gain > 0:
                 ups.append((gain, at, cost, size - held))
-        ups.sort(key=_GAIN_PLACE, reverse=True)
-        known = _memo[key] = (p, total, houses, pool, ups)
+        ups.sort(reverse=True)  # largest gain first, then last place (places differ: the rest is never compared)
+        known = _memo[key] = (p, total, houses, pool, ups, {})
     return known
 
 
@@ -279,21 +280,31 @@ def reachable_upgrade(p: Player, carts: int) -> int:
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
+    facts = _village_facts(p)
+    short = facts[5]  # by place: [resources missing in all, a missing one lacking anywhere (None: not asked yet), card, missing]
     # the cards are tried largest gain first, and the first card within reach answers
-    for gain, at, cost, beyond in _village_facts(p)[4]:
+    for gain, at, cost, beyond in facts[4]:
         # each resource on the card pays at most one of the cost, each missing one takes a
         # cart: a cost that far beyond what the card holds is out of reach
         if beyond > carts or (cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills)):
             continue
-        e = village[at]
-        if pw is None:
-            pw = powers(p)
-        missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
-        if not missing:
+        known = short.get(at)
+        if known is None:  # the same card is asked again for another number of carts
+            e = village[at]
+            if pw is None:
+                pw = powers(p)
+            missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
+            known = short[at] = [sum([n for _, n in missing]), None, e, missing]
+        if not known[0]:
             return gain
         # each missing resource takes a cart, and the other cards must hold it
-        if sum(n for _, n in missing) <= carts and not lacking_anywhere(p, e, missing, pw):
-            return gain
+        if known[0] <= carts:
+            if known[1] is None:
+                if pw is None:
+                    pw = powers(p)
+                known[1] = lacking_anywhere(p, known[2], known[3], pw)
+            if not known[1]:
+                return gain
     return 0
 
 
@@ -329,11 +340,12 @@ def upgrade_gain(card_id: str, level: int) -> int:
 _UPGRADES = {cid: tuple((upgrade_gain(cid, level), sum(n for _, n in c.costs[level].resources), c.costs[level])
                         if level < len(c.costs) else (0, 0, None) for level in range(len(c.panels)))
              for cid, c in CARDS.items()}
-_GAIN_PLACE = itemgetter(0, 1)  # the order the candidates are tried in: largest gain first, then last place
 
 
 def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
     """Resources a card's next upgrade still lacks after what sits on it (gold on it fills in)."""
+    if not e["res"]:  # nothing on the card: the whole cost
+        return [(r, n) for r, n in cost.resources if n > 0]
     have = dict(e["res"])
     out = []
     for r, n in cost.resources:
@@ -767,25 +779,31 @@ def transport_choice(p: Player) -> str:
     # by resource: the cards wanting it (places in the village), each with its best weight
     wanted_by: dict[str, dict[int, float]] = {}
     for i, e in enumerate(village):
-        store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
-        for r, w in store:
-            _want(wanted_by, r, i, w)
-        if cost is None:
-            lacking.append(NO_NEEDS)
-            continue
         res = e["res"]
-        lacks = {r: n - res.get(r, 0) for r, n in cost if n > res.get(r, 0)}
+        if res:
+            store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
+            if cost is None:
+                lacks, wants = NO_NEEDS, store
+            else:
+                lacks = {r: n - res.get(r, 0) for r, n in cost if n > res.get(r, 0)}
+                # gold fills in for any of them
+                wants = store + tuple([(r, weight) for r in lacks]) + (_GOLD_WANT if lacks else ())
+        else:  # nothing on the card: what it wants is the card's own (kept by card and panel)
+            lacks, wants = _EMPTY_WANTS[e["card"]][len(e["tiles"])]
         lacking.append(lacks)
-        for r in lacks:
-            _want(wanted_by, r, i, weight)
-        if lacks:
-            _want(wanted_by, "gold", i, 2.5)  # gold fills in for any of them
+        for r, w in wants:  # _want, inline
+            by_place = wanted_by.get(r)
+            if by_place is None:
+                wanted_by[r] = {i: w}
+            elif by_place.get(i, -1.0) < w:
+                by_place[i] = w
     best, best_v = None, 0.0
+    steps = _village_steps(p)[2]  # steps_from's kept steps
     for r, targets in wanted_by.items():
         for target, weight in targets.items():
             if weight <= best_v:  # even a giver one step away would not beat the best
                 continue
-            dist = steps_from(p, target)
+            dist = steps[target] or _steps_from(p, target)
             for src, d in dist.items():  # nearest first
                 if not d:
                     continue
@@ -814,14 +832,6 @@ def transport_choice(p: Player) -> str:
 NO_NEEDS: dict[Any, Any] = {}  # never changed
 
 
-def _want(wanted_by: dict[str, dict[int, float]], r: str, place: int, weight: float) -> None:
-    by_place = wanted_by.get(r)
-    if by_place is None:
-        wanted_by[r] = {place: weight}
-    elif by_place.get(place, -1.0) < weight:
-        by_place[place] = weight
-
-
 def _transport_wants(c: Card, level: int) -> tuple[tuple[tuple[str, float], ...], Any, float]:
     """What transport_choice reads of a card showing panel ``level``: (resource, weight) a
     store takes, its next upgrade's resources (None: no upgrade left) and their weight."""
@@ -833,6 +843,20 @@ def _transport_wants(c: Card, level: int) -> tuple[tuple[tuple[str, float], ...]
 # by card id, by panel: _transport_wants of each (content does not change)
 _TRANSPORT_WANTS = {cid: tuple(_transport_wants(c, level) for level in range(len(c.panels)))
                     for cid, c in CARDS.items()}
+_GOLD_WANT = (("gold", 2.5),)
+
+
+def _empty_wants(store: tuple[tuple[str, float], ...], cost: Any, weight: float) -> tuple[dict[str, int], tuple[tuple[str, float], ...]]:
+    """What transport_choice finds for a card holding nothing: (what its next upgrade lacks,
+    every (resource, weight) it wants in the order it weighs them)."""
+    if cost is None:
+        return NO_NEEDS, store
+    lacks = {r: n for r, n in cost if n > 0}
+    return lacks, store + tuple((r, weight) for r in lacks) + (_GOLD_WANT if lacks else ())
+
+
+# by card id, by panel: _empty_wants (never changed: transport_choice only reads them)
+_EMPTY_WANTS = {cid: tuple(_empty_wants(*wants) for wants in by_panel) for cid, by_panel in _TRANSPORT_WANTS.items()}
 
 
 

@@ -730,14 +730,18 @@ def can_pay(p: Player, e: Entry, cost: Cost, pw: frozenset[str]) -> dict[str, in
         if use:
             paid[r] = paid.get(r, 0) + use
         short += n - use
-    wild = RESOURCES if "keyflower" in pw else ("gold",)
-    for r in sorted(wild, key=lambda x: x != "gold"):
+    for r in _WILD_KEYFLOWER if "keyflower" in pw else _WILD:
         use = min(short, have.get(r, 0))
         have[r] = have.get(r, 0) - use
         if use:
             paid[r] = paid.get(r, 0) + use
         short -= use
     return paid if short == 0 else None
+
+
+# what fills in for a missing resource, gold first: gold, or with the Keyflower boat any resource
+_WILD = ("gold",)
+_WILD_KEYFLOWER = tuple(sorted(RESOURCES, key=lambda x: x != "gold"))
 
 
 def iter_upgrades(g: Game, p: Player) -> Iterator[Entry]:
