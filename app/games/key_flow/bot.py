@@ -778,9 +778,18 @@ def transport_choice(p: Player) -> str:
     lacking = []  # by place: what each card's next upgrade lacks (``needs``)
     # by resource: the cards wanting it (places in the village), each with its best weight
     wanted_by: dict[str, dict[int, float]] = {}
+    givers: dict[str, set[int]] = {}  # by resource: the cards holding it that can give it (not stores)
     for i, e in enumerate(village):
         res = e["res"]
         if res:
+            if not _IS_STORE[e["card"]]:  # nothing moves out of a store
+                for r, n in res.items():
+                    if n:
+                        held = givers.get(r)
+                        if held is None:
+                            givers[r] = {i}
+                        else:
+                            held.add(i)
             store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
             if cost is None:
                 lacks, wants = NO_NEEDS, store
@@ -800,24 +809,29 @@ def transport_choice(p: Player) -> str:
     best, best_v = None, 0.0
     steps = _village_steps(p)[2]  # steps_from's kept steps
     for r, targets in wanted_by.items():
+        held = givers.get(r)
+        if held is None:  # no card can give it: no walk from its wanting cards
+            continue
         for target, weight in targets.items():
             if weight <= best_v:  # even a giver one step away would not beat the best
                 continue
             dist = steps[target] or _steps_from(p, target)
+            left = len(held)  # givers not yet reached: none left, the walk stops
             for src, d in dist.items():  # nearest first
-                if not d:
+                if src not in held:
                     continue
-                v = weight / d  # the move's gain: weight / (1 + steps left after it)
-                if v <= best_v:
-                    break  # the rest are farther
-                x = village[src]
-                if not x["res"].get(r) or _IS_STORE[x["card"]]:  # nothing moves out of a store
-                    continue
-                lacks = lacking[src]
-                if lacks.get(r) or (r == "gold" and lacks):
-                    v -= 2.5  # the giver needs it itself
-                if v > best_v:
-                    best, best_v = (src, target, r, d), v
+                if d:
+                    v = weight / d  # the move's gain: weight / (1 + steps left after it)
+                    if v <= best_v:
+                        break  # the rest are farther
+                    lacks = lacking[src]
+                    if lacks.get(r) or (r == "gold" and lacks):
+                        v -= 2.5  # the giver needs it itself
+                    if v > best_v:
+                        best, best_v = (src, target, r, d), v
+                left -= 1
+                if not left:
+                    break
     if best is None:
         return "stop"
     src, target, r, d = best
