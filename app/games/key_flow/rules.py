@@ -1196,12 +1196,16 @@ def is_move_listed(p: Player, option_id: object) -> bool:
     if len(parts) != 4:
         return False
     _, a, b, r = parts
+    # each place read as where() writes it (a row, a dot, a column as str(int) writes it)
+    a_row, _, a_col = a.partition(".")
+    b_row, _, b_col = b.partition(".")
+    a_at, b_at = _number(a_col), _number(b_col)
     src = dst = None
     for e in p.village:
-        place = where(e)
-        if place == a:
+        col = e["col"]
+        if col == a_at and e["row"] == a_row:
             src = e
-        if place == b:
+        if col == b_at and e["row"] == b_row:
             dst = e
     return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
             and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
