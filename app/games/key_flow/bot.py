@@ -399,12 +399,15 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
         own = owner == p.seat
         best_v, top = best[1], None
         for spot in _road_spots(g, p, owner, want):
-            col, held = spot[0], spot[1]
-            tokens = held + 1 - keyples if held >= keyples else 0  # rules.tokens_needed
-            if keyples + tokens > 3 or tokens > tokens_held or not lo <= col <= hi:
+            col, held, _, v, _ = spot
+            if held >= keyples:
+                tokens = held + 1 - keyples  # rules.tokens_needed
+                if keyples + tokens > 3 or tokens > tokens_held:
+                    continue
+                v -= worth * tokens
+            elif keyples > 3:  # (no keyple card has more than 3 keyples)
                 continue
-            v = spot[3] - worth * tokens
-            if v > best_v:
+            if v > best_v and lo <= col <= hi:
                 best_v, top = v, spot
         if top is not None:
             best = (own, best_v, top)
