@@ -429,9 +429,12 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[l
     worths = _gains_worths(p, want, own)  # the kept worths of actions that only gain, by id()
     spots = []
     for e in g.players[owner].village:
-        if e["row"] != ROAD or len(e["keyples"]) >= 3 or not USES[e["card"]][len(e["tiles"])][own]:
+        if e["row"] != ROAD or len(e["keyples"]) >= 3:
+            continue
+        uses = _ROAD_USES[e["card"]][len(e["tiles"])]
+        if not uses[own]:
             continue  # rules.usable_by, inline: asked for every road card of every village in reach
-        action = live_action(e)
+        action = uses[2]  # live_action
         worth = worths.get(id(action))
         if worth is None:
             worth = action_value(p, action, want, own)
@@ -439,6 +442,12 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[l
     spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots
+
+
+# by card id, by panel: (usable by a neighbour, usable by its owner (rules.USES), the
+# panel's action (rules.live_action: the content's own object))
+_ROAD_USES = {cid: tuple((*USES[cid][level], panel.action) for level, panel in enumerate(c.panels))
+              for cid, c in CARDS.items()}
 
 
 def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> float:
