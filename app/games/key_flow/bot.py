@@ -134,19 +134,20 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
         pool: dict[str, int] = {}
         ups = []
         for at, e in enumerate(p.village):
-            res, tiles, cid = e["res"], e["tiles"], e["card"]
-            held = 0
+            res, tiles = e["res"], e["tiles"]
+            up = _GAINING[e["card"]][len(tiles)]  # None: no upgrade that adds points
             if res:
                 held = sum(res.values())
                 total += held
-                if not _IS_STORE[cid]:
+                if not _IS_STORE[e["card"]]:
                     for k, n in res.items():
                         pool[k] = pool.get(k, 0) + n
+                if up is not None:
+                    ups.append((up[0], at, up[2], up[1] - held))
+            elif up is not None:
+                ups.append((up[0], at, up[2], up[1]))
             if tiles:
                 houses += tiles.count("house")
-            gain, size, cost = _UPGRADES[cid][len(tiles)]
-            if gain > 0:
-                ups.append((gain, at, cost, size - held))
         ups.sort(reverse=True)  # largest gain first, then last place (places differ: the rest is never compared)
         known = _memo[key] = (p, total, houses, pool, ups, {})
     return known
@@ -340,6 +341,8 @@ def upgrade_gain(card_id: str, level: int) -> int:
 _UPGRADES = {cid: tuple((upgrade_gain(cid, level), sum(n for _, n in c.costs[level].resources), c.costs[level])
                         if level < len(c.costs) else (0, 0, None) for level in range(len(c.panels)))
              for cid, c in CARDS.items()}
+# by card id, by panel: _UPGRADES' entry when its upgrade adds points, else None
+_GAINING = {cid: tuple(up if up[0] > 0 else None for up in by_panel) for cid, by_panel in _UPGRADES.items()}
 
 
 def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
