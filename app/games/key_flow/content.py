@@ -30,7 +30,7 @@ Rules refer to cards by id (``sp01``…, ``home1``…) and never embed card text
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 PUBLISHED = "published"
 AUTHORED = "authored"

@@ -328,8 +328,6 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
                 rate[i] = (variant.points, len(variant.slots))
     total = sum(supply.values())
 
-    per = [p for p, _ in rate]
-    slots_per = [n for _, n in rate]
     # The cards from i on take only the items of the kinds they could take: at most the
     # supply of those kinds, whatever the cards before them took.
     reach = [0] * (len(entries) + 1)
