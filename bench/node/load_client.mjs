@@ -35,15 +35,8 @@ function seeded(seed) {
   };
 }
 
-const lines = readline.createInterface({ input: process.stdin });
-const inbox = [];
-let waiting = null;
-lines.on("line", (line) => {
-  if (waiting) { const resolve = waiting; waiting = null; resolve(line); } else inbox.push(line);
-});
-const nextLine = () => new Promise((resolve) => {
-  if (inbox.length) resolve(inbox.shift()); else waiting = resolve;
-});
+const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const nextLine = async () => (await lines.next()).value;
 const say = (value) => process.stdout.write(JSON.stringify(value) + "\n");
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
