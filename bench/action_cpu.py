@@ -40,7 +40,7 @@ from app.api.ws import Frames  # noqa: E402
 
 
 async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks: str = "off",
-              frames_as: str = "full") -> None:
+              frames_as: str = "full", answer: str = "view") -> None:
     table = Table(Database(url), Hub())
     rng = random.Random(seed)
     driver = None
@@ -83,7 +83,7 @@ async def run(url: str, games: int, seats: int, actions: int, seed: int, clocks:
             seat = rng.choice(sorted(table_title(snap).to_act(snap.state)))
             view = await table.view(Viewer(game_id, seat), snap.version)
             choices = [o["id"] for o in view["options"] if o["id"] != "cancel"] or [o["id"] for o in view["options"]]
-            await table.act(Viewer(game_id, seat), rng.choice(choices), view["version"])
+            await table.act(Viewer(game_id, seat), rng.choice(choices), view["version"], answer=answer == "view")
             await frames(game_id)
             if driver is not None:
                 await driver.settle()
@@ -111,13 +111,16 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--clocks", choices=["off", "untimed", "timed"], default="off",
                         help="also run the bot driver and time limits (app/bots) after each action")
+    parser.add_argument("--answer", choices=["view", "version"], default="view",
+                        help="the acting seat is answered its new view (the API's default), or only the "
+                             "version (the game page's 'Prefer: return=minimal')")
     parser.add_argument("--frames", choices=["full", "changes"], default="full",
                         help="frames as whole views, or as what changed (the game page's ?frames=changes)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{tmp}/cpu.db"
         upgrade(url)
-        asyncio.run(run(async_database_url(url), args.games, args.seats, args.actions, args.seed, args.clocks, args.frames))
+        asyncio.run(run(async_database_url(url), args.games, args.seats, args.actions, args.seed, args.clocks, args.frames, args.answer))
 
 
 if __name__ == "__main__":

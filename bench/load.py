@@ -237,7 +237,8 @@ async def listen(base: str, game: Game, index: int, tally: Tally, opening: async
 async def act_http(http: httpx.AsyncClient, base: str, game: Game, seat: int, option: str) -> tuple[bool, int]:
     response = await http.post(f"{base}/api/games/{game.id}/actions",
                                json={"option": option, "version": game.seats[seat].version},
-                               headers={"Authorization": f"Bearer {game.seats[seat].token}"})
+                               headers={"Authorization": f"Bearer {game.seats[seat].token}",
+                                        "Prefer": "return=minimal"})  # as the page: the view comes as a frame
     if response.status_code != 200:
         return False, -1
     return True, int(VERSION.search(response.content).group(1))

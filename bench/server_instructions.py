@@ -85,7 +85,8 @@ async def play(base: str, games: list[tuple[str, list[str], str]], actions: int,
                 continue
             response = await http.post(f"{base}/api/games/{game_id}/actions",
                                        json={"option": rng.choice(choices), "version": view["version"]},
-                                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+                                       headers={"Authorization": f"Bearer {tokens[seat]}",
+                                                "Prefer": "return=minimal"})  # as the game page asks
             if response.status_code != 200:
                 raise SystemExit(f"an action was refused: {response.status_code} {response.text}")
             version = response.json()["version"]

@@ -147,7 +147,8 @@
     try {
       const response = await fetch("/api/games/" + gameId + "/actions", {
         method: "POST",
-        headers: authHeaders({ "Content-Type": "application/json" }),
+        // Only the new version back: the view comes by the websocket, and the page redraws from the server.
+        headers: authHeaders({ "Content-Type": "application/json", "Prefer": "return=minimal" }),
         body: JSON.stringify({ option: optionId, version: version }),
       });
       let seen;

@@ -22,7 +22,7 @@ import orjson
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.games import MAX_OPTION
+from app.api.games import MAX_OPTION, MINIMAL_APPLIED, wants_minimal
 from app.api.headers import MAX_BODY, secured
 from app.api.ratelimit import check_action_rate
 from app.table.errors import TableError
@@ -43,7 +43,7 @@ async def serve(app: ASGIApp, scope: Scope, receive: Receive, send: Send, everyt
     if len(headers) > state.settings.max_headers:
         await everything_else(scope, receive, send)  # BodyLimit answers 431
         return
-    length = kind = authorization = None
+    length = kind = authorization = prefer = None
     for name, value in headers:
         if name == b"content-length":
             length = value
@@ -51,6 +51,8 @@ async def serve(app: ASGIApp, scope: Scope, receive: Receive, send: Send, everyt
             kind = value
         elif name == b"authorization" and authorization is None:
             authorization = value
+        elif name == b"prefer":  # several are one list (RFC 7240), as the route joins them
+            prefer = value if prefer is None else prefer + b", " + value
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         await everything_else(scope, receive, send)  # BodyLimit answers 413
         return
@@ -75,7 +77,10 @@ async def serve(app: ASGIApp, scope: Scope, receive: Receive, send: Send, everyt
         viewer = await table.viewer(game_id, token)
         if viewer.seat is not None:
             await check_action_rate(state, viewer.game_id, viewer.seat)
-        response = JSONView(await table.act(viewer, option, version))
+        if wants_minimal(prefer.decode("latin-1") if prefer else None):
+            response = JSONView(await table.act(viewer, option, version, answer=False), headers=MINIMAL_APPLIED)
+        else:
+            response = JSONView(await table.act(viewer, option, version))
     except TableError as refusal:  # as app.main's handler answers it
         response = JSONResponse({"detail": refusal.message}, status_code=refusal.status)
 

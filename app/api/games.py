@@ -263,13 +263,27 @@ async def game_log(
     return await table.log_page(game_id, before, limit)
 
 
+MINIMAL = "return=minimal"
+MINIMAL_APPLIED = {"Preference-Applied": MINIMAL}
+
+
+def wants_minimal(prefer: str | None) -> bool:
+    """Do the ``Prefer`` headers (RFC 7240) ask for ``return=minimal``? The game page does:
+    it reads only the new version from the answer (the view comes by its websocket), so
+    the server need not build and send the seat's whole view a second time."""
+    return prefer is not None and any(p.split(";")[0].strip().lower() == MINIMAL for p in prefer.split(","))
+
+
 @router.post("/games/{game_id}/actions", response_class=ViewJSON, response_model=ViewOut,
              responses=refusals(400, 401, 403, 404, 409, 422, 429))
 async def take_action(game_id: str, body: ActionIn, table: TableDep, token: TokenDep, request: Request) -> JSONView:
-    """Take one of the options your view lists; answers with your new view."""
+    """Take one of the options your view lists; answers with your new view, or with only
+    ``{"version": <your view's new version>}`` when sent ``Prefer: return=minimal``."""
     if token is None:
         raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
     viewer = await table.viewer(game_id, token)
     if viewer.seat is not None:
         await check_action_rate(request.app.state, viewer.game_id, viewer.seat)
+    if wants_minimal(", ".join(request.headers.getlist("prefer"))):
+        return JSONView(await table.act(viewer, body.option, body.version, answer=False), headers=MINIMAL_APPLIED)
     return JSONView(await table.act(viewer, body.option, body.version))

@@ -752,7 +752,7 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "version": snap.view_version(seat),
         "seed_given": snap.seed_given,
         "seat": seat,
-        "seats": [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)],
+        "seats": _seats_json(tuple(names)),
         **core,
         "log": _named_log(core["log"], core["log_total"], names, display, table_lines),
         # the number of the oldest title line in "log": earlier ones are paged from /log
@@ -760,6 +760,15 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         # what this viewer may take back or answer (takeback.py)
         "takeback": offer(snap.takeback, snap.status, seat, display),
     }
+
+
+@lru_cache(maxsize=4096)
+def _seats_json(names: tuple[str | None, ...]) -> list[dict[str, Any]]:
+    """The seats as views show them, one list per set of names: every viewer of every
+    version shares it (views are never changed by their readers), so a frame of changes
+    passes it over at once instead of comparing it seat by seat."""
+    display = seat_names(list(names))
+    return [{"seat": i, "name": display[i], "open": n is None} for i, n in enumerate(names)]
 
 
 _NAMED_LOGS: ByIdentity[list[str]] = ByIdentity(KEEP_VIEWS * 4)

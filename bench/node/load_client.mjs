@@ -50,10 +50,10 @@ const games = setup.games.map(([id, tokens, base]) => ({
   latest: null, latestView: null, sentAt: null, waiting: null, answer: null, finished: false,
 }));
 
-function request(method, url, token, body) {
+function request(method, url, token, body, extra = {}) {
   return new Promise((resolve) => {
     const req = http.request(url, { method, agent, headers: {
-      Authorization: `Bearer ${token}`,
+      Authorization: `Bearer ${token}`, ...extra,
       ...(body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {}),
     } }, (res) => {
       const parts = [];
@@ -118,7 +118,9 @@ function connect(game, index) {
 
 async function actHttp(game, seat, option) {
   const body = JSON.stringify({ option, version: game.seats[seat].version });
-  const answer = await request("POST", `${game.base}/api/games/${game.id}/actions`, game.seats[seat].token, body);
+  // as the game page asks: only the new version back (the view comes as a frame)
+  const answer = await request("POST", `${game.base}/api/games/${game.id}/actions`, game.seats[seat].token, body,
+                               { Prefer: "return=minimal" });
   if (answer.status !== 200) return [false, -1];
   return [true, Number(VERSION.exec(answer.body)[1])];
 }

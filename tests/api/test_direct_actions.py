@@ -76,6 +76,13 @@ CASES: list[Case] = [
     ("a version past 64 bits", _json(lambda g: {**_ordinary(g), "version": 2**70}), True),
     ("plain text", _json(_ordinary, **{"Content-Type": "text/plain"}), True),
     ("a body over the limit", _json(lambda g: {**_ordinary(g), "pad": BIG}), True),
+    ("only the version asked back", _json(_ordinary, Prefer="return=minimal"), False),
+    ("only the version, among other preferences", _json(_ordinary, Prefer="respond-async, Return=Minimal; x=1"), False),
+    ("the whole view asked back", _json(_ordinary, Prefer="return=representation"), False),
+    ("a stale version, only the version asked back",
+     _json(lambda g: {**_ordinary(g), "version": g["view"]["version"] - 1}, Prefer="return=minimal"), False),
+    ("a version in quotes, only the version asked back",
+     _json(lambda g: {**_ordinary(g), "version": str(g["view"]["version"])}, Prefer="return=minimal"), True),
 ]
 
 
@@ -116,6 +123,21 @@ async def test_the_direct_route_answers_as_fastapi_does(sqlite_client: httpx.Asy
         through_stack = await _send(raw, stack_game, case)
     assert _comparable(direct, direct_game) == _comparable(through_stack, stack_game)
     assert direct.headers["x-frame-options"] == "DENY" and "content-security-policy" in direct.headers
+
+
+@pytest.mark.parametrize("prefer", [[("Prefer", "return=minimal")],
+                                    [("Prefer", "wait=10"), ("Prefer", "return=minimal")]],
+                         ids=["one header", "the second of two headers"])
+async def test_return_minimal_answers_the_new_version_only(sqlite_client: httpx.AsyncClient,
+                                                         prefer: list[tuple[str, str]]) -> None:
+    game = await _new_game(sqlite_client)
+    headers = [("Content-Type", "application/json"), *_bearer(game["tokens"][0]).items(), *prefer]
+    acted = await sqlite_client.post(f"/api/games/{game['id']}/actions", headers=headers,
+                                     content=orjson.dumps(_ordinary(game)))
+    assert acted.status_code == 200 and acted.headers["preference-applied"] == "return=minimal"
+    again = await sqlite_client.get(f"/api/games/{game['id']}", headers=_bearer(game["tokens"][0]))
+    assert acted.json() == {"version": again.json()["version"]}
+    assert again.json()["version"] > game["view"]["version"]  # the action was taken, and stored
 
 
 async def test_too_many_headers_are_refused_as_before(sqlite_client: httpx.AsyncClient) -> None:

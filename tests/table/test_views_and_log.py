@@ -25,6 +25,7 @@ from app.hub.local import Hub
 from app.store.db import Database
 from app.store.models import Action, Game
 from app.table.errors import BadRequest, StaleVersion
+from app.table.changes import view_changes
 from app.table.service import ACTIONS, GAMES, Table, Viewer
 from tests.games.keythedral.support import LAND, give
 from tests.games.tiny_towns.support import EMPTY, first_game, with_towns
@@ -339,3 +340,19 @@ def test_every_title_keeps_its_log_as_a_game_log(title_id):
     state = title.setup(players, validate_options(title.TITLE, {}, players), 1)
     assert isinstance(state.log, GameLog) and state.log.total > 0
     assert title.load(json.loads(json.dumps(title.dump(state)))).log == state.log
+
+
+async def test_every_view_shares_one_list_of_seats_and_a_claim_makes_a_new_one(table):
+    """The seats' list is one object for every viewer of a set of names (a frame of changes
+    then passes it over at once); a name taken makes a new list, which frames carry."""
+    game = await table.create_game("tiny-towns", ["Ann", None], seed=3)
+    views = [await table.view(Viewer(game.id, s)) for s in (0, None)]
+    assert views[0]["seats"] is views[1]["seats"]
+    assert views[0]["seats"] == [{"seat": 0, "name": "Ann", "open": False},
+                                 {"seat": 1, "name": "Seat 2 (waiting for a player)", "open": True}]
+    await table.claim_seat(game.id, game.seats[1].token, "Bo")
+    after = [await table.view(Viewer(game.id, s)) for s in (0, None)]
+    assert after[0]["seats"] is after[1]["seats"]
+    assert after[0]["seats"][1] == {"seat": 1, "name": "Bo", "open": False}
+    assert views[0]["seats"][1]["name"] == "Seat 2 (waiting for a player)"  # what was sent is never changed
+    assert [["seats", 1, "name"], "Bo"] in view_changes(views[0], after[0])["set"]
