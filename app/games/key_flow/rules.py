@@ -3,8 +3,8 @@
 A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON-ready
 values, is copied before every change, and is dumped and loaded as it is. A village card's
 tiles, resources, stored resources and keyple cards, the hands and winter K cards, the
-decks, the box and the skill pile are never changed in place: a change gives them a new
-list or dict, so copies share them (``clone``).
+decks, the box, the skill pile and what the newest reveal showed are never changed in
+place: a change gives them a new list or dict, so copies share them (``clone``).
 
 Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
 your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
@@ -48,8 +48,10 @@ Readings where the seed is silent (docs/titles/key-flow.md weighs them):
 from __future__ import annotations
 
 import copy
+from bisect import insort
 from dataclasses import dataclass, field
-from operator import attrgetter, itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_, itemgetter
 from typing import Any, Iterator
 
 from app.games.gamelog import GameLog
@@ -205,13 +207,20 @@ def marking_number(marking: str) -> int:
 
 def numbered_for(players: int, season: str) -> list[str]:
     """The numbered cards of a season used with this many players (2 players: the 3+ ones)."""
-    top = max(players, 3)
-    return [c.id for c in SEASON_DECKS.values()
-            if c.season == season and c.marking != "K" and marking_number(c.marking) <= top]
+    return list(_NUMBERED[(max(players, 3), season)])
 
 
 def k_cards(season: str) -> list[str]:
-    return [c.id for c in SEASON_DECKS.values() if c.season == season and c.marking == "K"]
+    return list(_K_CARDS[season])
+
+
+# by (highest marking used, season), and by season: the deck's card ids in content order
+# (content does not change; every setup asks for each season)
+_NUMBERED = {(top, season): tuple(c.id for c in SEASON_DECKS.values()
+                                  if c.season == season and c.marking != "K" and marking_number(c.marking) <= top)
+             for top in range(3, 7) for season in SEASONS}
+_K_CARDS = {season: tuple(c.id for c in SEASON_DECKS.values() if c.season == season and c.marking == "K")
+            for season in SEASONS}
 
 
 def setup(players: int, options: dict[str, Any], seed: int) -> Game:
@@ -234,7 +243,7 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
     g.decks["winter"] = rng.shuffled(numbered_for(players, "winter"))
     winter_k = rng.shuffled(k_cards("winter"))
     for p in ps:
-        p.winter_k = sorted(winter_k[:WINTER_K_HAND[players]], key=card_order)
+        p.winter_k = sorted(winter_k[:WINTER_K_HAND[players]], key=_by_card_order)
         del winter_k[:WINTER_K_HAND[players]]
     g.box = g.box + winter_k
     g.skill_pile = rng.shuffled([s for s in SKILLS for _ in range(SUPPLY["single_skills"])])
@@ -246,14 +255,19 @@ def setup(players: int, options: dict[str, Any], seed: int) -> Game:
 
 
 def card_order(card_id: str) -> tuple[str, str]:
-    return (CARDS[card_id].name, card_id)
+    return _CARD_ORDER[card_id]
+
+
+# by card id: card_order's key (sorting hands with this dict's lookup runs in C)
+_CARD_ORDER = {cid: (c.name, cid) for cid, c in CARDS.items()}
+_by_card_order = _CARD_ORDER.__getitem__
 
 
 def deal(g: Game, size: int) -> None:
     """Deal ``size`` cards of the season's deck to each player; what is left goes to the box."""
     deck = g.decks[season_name(g)]
     for i, p in enumerate(g.players):
-        p.hand = sorted(deck[i * size:(i + 1) * size], key=card_order)
+        p.hand = sorted(deck[i * size:(i + 1) * size], key=_by_card_order)
         p.done = False
     g.box = g.box + deck[len(g.players) * size:]
     g.decks[season_name(g)] = []  # a new list: the decks dict is the copy's own (clone)
@@ -266,32 +280,32 @@ def deal(g: Game, size: int) -> None:
 
 def spots(p: Player, row: str) -> list[int]:
     """Free columns of a row where a new card touches a card already in the village."""
-    shape = tuple(map(_place_of, p.village))
-    known = _spots.get((shape, row))
-    if known is None:  # a pure function of the village's shape: shapes recur all game
-        if len(_spots) > 20000:  # a bound, not a policy
-            _spots.clear()
-        known = _spots[(shape, row)] = shape_spots(shape, row)
-    return list(known)
+    return list(shape_spots(tuple(map(_place_of, p.village)), row))
 
 
 _spots: dict[tuple[tuple[tuple[str, int], ...], str], list[int]] = {}
 
 
 def shape_spots(shape: tuple[tuple[str, int], ...], row: str) -> list[int]:
-    """``spots`` of a village given as its (row, column) per card."""
-    road = {col for r, col in shape if r == ROAD}
-    river = {col for r, col in shape if r == RIVER}
-    cols = road | river
-    out = []
-    for c in range(min(cols) - 1, max(cols) + 2):
-        if row == ROAD and c not in road and (c - 1 in road or c + 1 in road or c - 1 in river or c in river):
-            out.append(c)
-        if row == RIVER and c not in river and (c - 1 in river or c + 1 in river or c in road or c + 1 in road):
-            out.append(c)
-    return out
-
-
+    """``spots`` of a village given as its (row, column) per card (the list is kept: do not
+    change it). A pure function of the village's shape, which the bot and the rules both ask
+    of the same shapes: each is worked out once."""
+    known = _spots.get((shape, row))
+    if known is None:
+        if len(_spots) > 20000:  # a bound, not a policy: shapes recur within a game
+            _spots.clear()
+        road = {col for r, col in shape if r == ROAD}
+        river = {col for r, col in shape if r != ROAD}
+        # the free places touching a card (``touching``): a road card touches the road cards
+        # beside it and the river cards under its halves (river columns col - 1 and col)
+        if row == ROAD:
+            near = {col - 1 for col in road} | {col + 1 for col in road} | river | {col + 1 for col in river}
+            near -= road
+        else:
+            near = {col - 1 for col in river} | {col + 1 for col in river} | road | {col - 1 for col in road}
+            near -= river
+        known = _spots[(shape, row)] = sorted(near)
+    return known
 def touching(a: Entry, b: Entry) -> bool:
     if a["row"] == b["row"]:
         return abs(a["col"] - b["col"]) == 1
@@ -488,6 +502,7 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
 
 
 _chosen_of = attrgetter("chosen")
+_jobs_of = attrgetter("jobs")
 
 
 # --- The reveal: everything resolves against the state before the turn ---
@@ -522,8 +537,7 @@ def reveal(g: Game) -> None:
             shown.append({"seat": p.seat, "use": "discard"})
         elif ch["use"] == "build":
             e = entry(c.id, ch["row"], ch["col"], g.reveals)
-            p.village.append(e)
-            p.village.sort(key=lambda x: (x["row"] != ROAD, x["col"]))
+            insort(p.village, e, key=_village_order)  # the road row first, each row by column
             got = gain(g, p, c.reward, e)
             lines.append(f"{seat_ref(p.seat)} builds {c.name} ({ch['row']} row)" + (f" and gains {got}." if got else "."))
             shown.append({"seat": p.seat, "use": "build", "card": c.id, "place": where(e)})
@@ -547,6 +561,10 @@ def reveal(g: Game) -> None:
         winter_deck(g)
         return
     after_turn(g)
+
+
+def _village_order(e: Entry) -> tuple[bool, int]:
+    return e["row"] != ROAD, e["col"]
 
 
 def add_res(e: Entry, bucket: str, r: str, n: int) -> None:
@@ -639,7 +657,7 @@ def pass_hands(g: Game) -> None:
     hands = [p.hand for p in g.players]
     step = 1 if PASS_LEFT[season_name(g)] else -1
     for p in g.players:
-        p.hand = sorted(hands[(p.seat - step) % players_n(g)], key=card_order)
+        p.hand = sorted(hands[(p.seat - step) % players_n(g)], key=_by_card_order)
 
 
 # --- Decisions after a reveal: resources of choice, conversions, transport, upgrades ---
@@ -942,7 +960,7 @@ def end_season(g: Game) -> None:
             p.under_store += [k["card"] for k in e["keyples"]]
             e["keyples"] = []
             e["token_acts"] = 0
-        p.under_store.sort(key=card_order)
+        p.under_store.sort(key=_by_card_order)
     g.last_reveal = []  # the season's keyple cards are face down now
     g.log.append(f"End of {season_name(g)}: keyple cards go face down under their village owner's store card.")
     if season_name(g) == "autumn":
@@ -1049,10 +1067,11 @@ def result(g: Game) -> Result | None:
 
 def to_act(g: Game) -> frozenset[Seat]:
     # is_acting for every seat, its phase asked once (a playout asks at every step)
+    # (a player's seat is its place in g.players; the first two read in C)
     if g.phase in (DRAFT, WINTER_K):
-        return frozenset([p.seat for p in g.players if p.chosen is None])
+        return frozenset(compress(range(len(g.players)), map(is_, map(_chosen_of, g.players), repeat(None))))
     if g.phase == RESOLVE:
-        return frozenset([p.seat for p in g.players if p.jobs])
+        return frozenset(compress(range(len(g.players)), map(_jobs_of, g.players)))
     if g.phase == TOKENS:
         return frozenset([p.seat for p in g.players if p.jobs or not p.done])
     return NOBODY
@@ -1130,7 +1149,7 @@ def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
     c = CARDS[p.choosing]
     kind, _, rest = option_id.partition(":")
     if c.kind != "keyple":
-        return kind == c.row and _number(rest) in spots(p, kind)
+        return kind == c.row and _number(rest) in shape_spots(tuple(map(_place_of, p.village)), kind)
     owner_text, _, col_text = rest.partition(":")
     owner, col = _number(owner_text), _number(col_text)
     if kind != "on" or owner is None or col is None:
@@ -1217,13 +1236,24 @@ def is_seat(g: Game, seat: object) -> bool:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
-    acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    if acting and checked_alone(g, g.players[seat]):
+    offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
+    acting = NOBODY
+    # is_seat, is_acting and checked_alone, inline (every step asks)
+    if isinstance(seat, int) and 0 <= seat < len(g.players):
         p = g.players[seat]
-        offered = lambda: is_choice_listed(g, p, option_id)  # noqa: E731
-    else:
-        offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
+        phase = g.phase
+        if phase in (DRAFT, WINTER_K):
+            if p.chosen is None:
+                acting = frozenset((seat,))
+                offered = lambda: is_draft_choice(g, p, option_id)  # noqa: E731
+        elif phase == RESOLVE or phase == TOKENS:
+            if p.jobs:
+                acting = frozenset((seat,))
+                if p.jobs[0]["do"] == "transport":
+                    offered = lambda: is_move_listed(p, option_id)  # noqa: E731
+            elif phase == TOKENS and not p.done:
+                acting = frozenset((seat,))
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
@@ -1272,9 +1302,8 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     attrs = g.__dict__.copy()
     attrs["players"] = players
     attrs["options"] = g.options.copy()
-    attrs["decks"] = g.decks.copy()  # its lists, the box and the skill pile: never changed in place
+    attrs["decks"] = g.decks.copy()  # its lists, the box, the skill pile and last_reveal: never changed in place
     attrs["doubles"] = g.doubles.copy()
-    attrs["last_reveal"] = [x.copy() for x in g.last_reveal]
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
     attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
     return _made(Game, attrs)
@@ -1287,7 +1316,7 @@ def own_players(g: Game) -> None:
 
 def _player_copy(p: Player) -> Player:
     attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
-    attrs["village"] = [e.copy() for e in p.village]  # their lists and dicts are never changed in place
+    attrs["village"] = list(map(dict.copy, p.village))  # their lists and dicts are never changed in place
     attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
     attrs["skills"] = p.skills.copy()
     attrs["doubles"] = p.doubles.copy()

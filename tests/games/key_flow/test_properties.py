@@ -97,7 +97,7 @@ def test_clone_copies_every_field_and_shares_nothing_mutable():
 
 
 # Never changed in place (rules' module doc): a change replaces them, so copies share them.
-_REPLACED = {"box", "skill_pile", "hand", "winter_k", "tiles", "res", "stored", "keyples"}
+_REPLACED = {"box", "skill_pile", "last_reveal", "hand", "winter_k", "tiles", "res", "stored", "keyples"}
 
 
 def _mutables(value, out: dict[int, object]) -> dict[int, object]:
@@ -234,6 +234,20 @@ def test_cached_neighbours_are_the_touching_cards_in_village_order():
         cards = [{"row": row, "col": col} for row, col in places]
         assert shape_neighbours(tuple(places)) == tuple(
             tuple(j for j, b in enumerate(cards) if j != i and touching(a, b)) for i, a in enumerate(cards))
+
+
+def test_cached_spots_are_the_free_places_touching_a_card():
+    import random
+
+    from app.games.key_flow.rules import RIVER, ROAD, shape_spots, touching
+    rng = random.Random(6)
+    for _ in range(300):
+        places = rng.sample([(row, col) for row in (ROAD, RIVER) for col in range(-4, 5)], rng.randint(1, 12))
+        cards = [{"row": row, "col": col} for row, col in places]
+        for row in (ROAD, RIVER):
+            free = [col for col in range(-6, 7) if (row, col) not in places
+                    and any(touching({"row": row, "col": col}, b) for b in cards)]
+            assert shape_spots(tuple(places), row) == free
 
 
 @pytest.mark.parametrize("players, seed", [(2, 7), (3, 2), (5, 3), (6, 1)])
