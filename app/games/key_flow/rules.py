@@ -331,9 +331,17 @@ def shape_neighbours(shape: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...
     if known is None:
         if len(_shapes) > 20000:  # a bound, not a policy: shapes recur within a game
             _shapes.clear()
-        at = {place: i for i, place in enumerate(shape)}
-        known = _shapes[shape] = tuple(tuple(sorted(at[x] for x in _touched(row, col) if x in at))
-                                       for row, col in shape)
+        get = dict(zip(shape, range(len(shape)))).get  # a card's place in the list, by (row, column)
+        out = []
+        for row, col in shape:  # the four places it touches (_touched), -1 where no card is
+            if row == ROAD:
+                near = sorted((get((ROAD, col - 1), -1), get((ROAD, col + 1), -1), get((RIVER, col - 1), -1),
+                               get((RIVER, col), -1)))
+            else:
+                near = sorted((get((RIVER, col - 1), -1), get((RIVER, col + 1), -1), get((ROAD, col), -1),
+                               get((ROAD, col + 1), -1)))
+            out.append(tuple(near[near.count(-1):]))
+        known = _shapes[shape] = tuple(out)
     return known
 
 
@@ -670,7 +678,7 @@ def has_job_options(g: Game, p: Player, job: dict[str, Any]) -> bool:
     if do == "convert":
         return any(True for _ in iter_payable(p, job))
     if do == "transport":
-        return any(True for _ in iter_move_places(p))
+        return can_move(p)
     return any(True for _ in iter_upgrades(g, p)) or any(True for _ in iter_flips(p))
 
 
@@ -713,6 +721,24 @@ def iter_move_places(p: Player) -> Iterator[tuple[int, int, str]]:
                 if r in refuses[j]:  # type: ignore[index]
                     continue
                 yield i, j, r
+
+
+def can_move(p: Player) -> bool:
+    """Would ``iter_move_places`` find a move? (Asked after every move: a card holding
+    resources, not a store, beside a card that refuses not all of them; a card holds only
+    the kinds it has some of.)"""
+    village = p.village
+    near = None
+    for i, a in enumerate(village):
+        res = a["res"]
+        if not res or a["card"] in _STORES:
+            continue
+        if near is None:
+            near = neighbours(village)
+        for j in near[i]:
+            if not _REFUSES[village[j]["card"]].issuperset(res):
+                return True
+    return False
 
 
 _STORES = frozenset(cid for cid, c in CARDS.items() if c.kind == "store")
@@ -998,13 +1024,14 @@ def items(p: Player) -> dict[str, int]:
                 out[r] = get(r, 0) + n
         for kind in _CARD_ITEMS[e["card"]][len(e["tiles"])]:
             out[kind] = get(kind, 0) + 1
-    for s in SKILLS:
-        out[s] = get(s, 0) + p.skills[s] + p.doubles[s]
-    out["token"] = get("token", 0) + p.tokens
-    for cid in p.under_store:
-        kind = _KCARD_ITEM[cid]
+    for s in SKILLS:  # (only kinds held: no kind with none)
+        if n := p.skills[s] + p.doubles[s]:
+            out[s] = n
+    if p.tokens:
+        out["token"] = p.tokens
+    for kind in map(_KCARD_ITEM.__getitem__, p.under_store):
         out[kind] = get(kind, 0) + 1
-    return {k: n for k, n in out.items() if n}
+    return out
 
 
 def _card_items(c: Card, panel: int) -> tuple[str, ...]:
@@ -1025,17 +1052,41 @@ def animal_count(p: Player, animal: str) -> int:
     return icons + sum(CARDS[cid].animal == animal for cid in p.under_store)
 
 
+def animal_counts(p: Player) -> list[int]:
+    """``animal_count`` of each animal, in ANIMALS order, in one pass."""
+    counts = [0] * len(ANIMALS)
+    for e in p.village:
+        for at in _ICONS[e["card"]]:
+            counts[at] += 1
+    for cid in p.under_store:
+        if (at := _KCARD_ANIMAL[cid]) is not None:
+            counts[at] += 1
+    return counts
+
+
+# by card id: its animal icons (by place in ANIMALS), and a keyple card's animal (or None)
+_ICONS = {cid: tuple(ANIMALS.index(a) for a in c.animals if a in ANIMALS) for cid, c in CARDS.items()}
+_KCARD_ANIMAL = {cid: ANIMALS.index(c.animal) if c.animal in ANIMALS else None for cid, c in CARDS.items()}
+
+
 def score_player(p: Player) -> dict[str, Any]:
-    panels = sum(CARDS[e["card"]].panels[live_panel(e)].points for e in p.village)
-    flipped = sum(e["tiles"].count("points") for e in p.village)
-    stores = sum(CARDS[e["card"]].store_points * sum(e["stored"].values()) for e in p.village)
-    scorers = [(e["card"], CARDS[e["card"]].scoring) for e in p.village if CARDS[e["card"]].scoring]
+    panels = flipped = stores = 0
+    scorers = []
+    for e in p.village:  # (one pass over the village for each part of the score)
+        c = CARDS[e["card"]]
+        panels += c.panels[len(e["tiles"])].points
+        if e["tiles"]:
+            flipped += e["tiles"].count("points")
+        if e["stored"]:
+            stores += c.store_points * sum(e["stored"].values())
+        if c.scoring:
+            scorers.append((e["card"], c.scoring))
     total, lines = best_allocation(items(p), scorers, powers(p))
     winter = sum(line.points for line in lines if line.key != "gold")
     gold = sum(line.points for line in lines if line.key == "gold")
     breakdown = {"panels": panels, "flipped tiles": flipped, "stores": stores, "winter cards": winter, "gold": gold}
     return {"seat": p.seat, "score": sum(breakdown.values()), "breakdown": breakdown,
-            "tiebreak": [animal_count(p, a) for a in ANIMALS],
+            "tiebreak": animal_counts(p),
             "allocation": [line_json(line) for line in lines]}
 
 
@@ -1208,7 +1259,7 @@ def is_choice_listed(g: Game, p: Player, option_id: object) -> bool:
 def is_move_listed(p: Player, option_id: object) -> bool:
     """Would ``option_ids`` list this id for ``p``'s transport job?"""
     if option_id == "stop":
-        return next(iter_move_places(p), None) is not None
+        return can_move(p)
     if type(option_id) is not str or not option_id.startswith("move:"):
         return False
     parts = option_id.split(":")
@@ -1218,14 +1269,8 @@ def is_move_listed(p: Player, option_id: object) -> bool:
     # each place read as where() writes it (a row, a dot, a column as str(int) writes it)
     a_row, _, a_col = a.partition(".")
     b_row, _, b_col = b.partition(".")
-    a_at, b_at = _number(a_col), _number(b_col)
-    src = dst = None
-    for e in p.village:
-        col = e["col"]
-        if col == a_at and e["row"] == a_row:
-            src = e
-        if col == b_at and e["row"] == b_row:
-            dst = e
+    at = dict(zip(map(_place_of, p.village), p.village))  # by (row, column), made in C
+    src, dst = at.get((a_row, _number(a_col))), at.get((b_row, _number(b_col)))
     return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
             and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
 
@@ -1298,7 +1343,11 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     sets another seat's field, which first gives that seat a player of its own
     (``check_tokens_over``, ``do_job`` before ``after_turn``; end_season, which changes
     every village, first calls ``own_players``)."""
-    players = [_player_copy(p) if only is None or seat == only else p for seat, p in enumerate(g.players)]
+    if only is None:
+        players = list(map(_player_copy, g.players))
+    else:
+        players = list(g.players)
+        players[only] = _player_copy(players[only])
     attrs = g.__dict__.copy()
     attrs["players"] = players
     attrs["options"] = g.options.copy()

@@ -39,6 +39,9 @@ def accepts(slot: str, kind: str, powers: frozenset[str] = frozenset()) -> bool:
 
 
 _accepted: dict[frozenset[str], dict[str, dict[str, bool]]] = {}  # by powers, slot, kind: a pure function
+# the boats' powers that change what a slot takes (``_accepts``): the tables below are kept by
+# these alone, so every village's other boats share them
+SLOT_POWERS = frozenset(("keymelequin", "mansfield"))
 
 
 def _accepts(slot: str, kind: str, powers: frozenset[str]) -> bool:
@@ -203,36 +206,41 @@ class _Net:
 def _takes(slot: str, kinds: tuple[str, ...], powers: frozenset[str]) -> tuple[int, ...]:
     """The kinds (by number) a slot takes, exact kinds before gold, so gold is kept for where
     only gold will do."""
+    powers &= SLOT_POWERS
     known = _taking.get((slot, kinds, powers))
     if known is None:
         if len(_taking) > 20000:  # a bound, not a policy: the same few supplies recur
             _taking.clear()
         taken = _taken_by((slot,), powers, kinds)
-        exact = [k for k, kind in enumerate(kinds) if kind != "gold" and kind in taken]
-        gold = [k for k, kind in enumerate(kinds) if kind == "gold" and kind in taken]
-        known = _taking[(slot, kinds, powers)] = tuple(exact + gold)
+        exact = [k for k, kind in enumerate(kinds) if kind in taken and kind != "gold"]
+        if "gold" in taken:
+            exact.append(kinds.index("gold"))
+        known = _taking[(slot, kinds, powers)] = tuple(exact)
     return known
 
 
 def _taken_by(words: tuple[str, ...], powers: frozenset[str], kinds: Iterable[str]) -> set[str]:
     """The kinds (of ``kinds``) that one of these slot words takes: each (words, kind) asked
-    of ``accepts`` once (a card's words take the same few kinds game after game)."""
-    table = _tables.get((words, powers))
-    if table is None:
+    of ``accepts`` once (a card's words take the same few kinds game after game), the kinds
+    given matched as sets."""
+    powers &= SLOT_POWERS
+    known = _tables.get((words, powers))
+    if known is None:
         if len(_tables) > 5000:  # a bound, not a policy
             _tables.clear()
-        table = _tables[(words, powers)] = {}
-    out = set()
-    for kind in kinds:
-        known = table.get(kind)
-        if known is None:
-            known = table[kind] = any(accepts(slot, kind, powers) for slot in words)
-        if known:
-            out.add(kind)
-    return out
+        known = _tables[(words, powers)] = (set(), set())
+    seen, taken = known
+    if not seen.issuperset(kinds):
+        for kind in kinds:
+            if kind not in seen:
+                seen.add(kind)
+                if any(accepts(slot, kind, powers) for slot in words):
+                    taken.add(kind)
+    return taken.intersection(kinds)
 
 
-_tables: dict[tuple[tuple[str, ...], frozenset[str]], dict[str, bool]] = {}  # (words, powers) -> kind -> taken
+# (words, slot powers) -> (every kind weighed for them, those they take)
+_tables: dict[tuple[tuple[str, ...], frozenset[str]], tuple[set[str], set[str]]] = {}
 _alone: dict[tuple[object, tuple[str, ...]], int] = {}  # (supply, powers, slots) -> most sets alone
 _taking: dict[tuple[str, tuple[str, ...], frozenset[str]], tuple[int, ...]] = {}  # a pure function of its words
 

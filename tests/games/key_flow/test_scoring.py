@@ -201,3 +201,12 @@ def test_faq_animals_count_only_as_icons_on_cards_and_keyple_cards():
     build(g, 0, ids("Farmyard")[0], "road", 1)
     build(g, 0, ids("Fishery")[0], "river", 0)  # no animal icon
     assert next(x for x in score_player(p)["allocation"] if x["name"] == "Farmyard")["points"] == 0
+
+
+def test_the_tiebreak_counts_each_animal_as_animal_count_does():
+    from app.games.key_flow.content import ANIMALS
+    from app.games.key_flow.rules import animal_count, animal_counts
+    from app.games.playout import bot_playout
+    for players, seed in ((2, 3), (5, 1)):
+        for p in bot_playout("key-flow", players, seed=seed).state.players:
+            assert animal_counts(p) == [animal_count(p, a) for a in ANIMALS]
