@@ -361,15 +361,26 @@ EVERY_COL = -10**9, 10**9
 def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
     """Villages a keyple card may reach, each with the lowest and highest road column it
     may reach there: its own village first, then the others by seat."""
-    n = players_n(g)
-    lo, hi = EVERY_COL
     if c.keyples <= 2 and not _BRAINWAVE.isdisjoint(map(_card_of, p.village)):  # "brainwave" in powers(p)
         arrows = "LDR"
     else:
         arrows = c.arrows
+    n = len(g.players)
+    known = _reach.get((n, p.seat, arrows))
+    if known is None:
+        known = _reach[(n, p.seat, arrows)] = _reached(n, p.seat, arrows)
+    return list(known)
+
+
+_reach: dict[tuple[int, Seat, str], list[tuple[Seat, int, int]]] = {}  # by (players, seat, arrows): a pure function
+
+
+def _reached(n: int, seat: Seat, arrows: str) -> list[tuple[Seat, int, int]]:
+    """``reachable`` for a seat of n, by the card's arrows (or "LDR" with the Brainwave)."""
+    lo, hi = EVERY_COL
     others: list[tuple[Seat, int, int]] = []
     if n == 2:
-        other = 1 - p.seat
+        other = 1 - seat
         if "L" in arrows and "R" in arrows:
             others.append((other, lo, hi))
         elif "L" in arrows:
@@ -377,12 +388,13 @@ def reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
         elif "R" in arrows:
             others.append((other, 0, hi))
     else:
+        left, right = (seat + 1) % n, (seat - 1) % n  # left_of, right_of
         if "L" in arrows:
-            others.append((left_of(g, p.seat), lo, hi))
-        if "R" in arrows and right_of(g, p.seat) != left_of(g, p.seat):
-            others.append((right_of(g, p.seat), lo, hi))
+            others.append((left, lo, hi))
+        if "R" in arrows and right != left:
+            others.append((right, lo, hi))
         others.sort()
-    return ([(p.seat, lo, hi)] if "D" in arrows else []) + others
+    return ([(seat, lo, hi)] if "D" in arrows else []) + others
 
 
 def usable_by(e: Entry, owner: Seat, seat: Seat) -> bool:
@@ -794,19 +806,20 @@ def iter_upgrades(g: Game, p: Player) -> Iterator[Entry]:
         return
     pw = None  # the boats' powers, once a card needs them
     for e in p.village:
-        needs = _UPGRADE_NEEDS[e["card"]]
         level = len(e["tiles"])
         # each resource on the card pays at most one of the cost (gold or the Keyflower boat
         # stand in, never add): a card holding fewer than the cost takes can never pay it
-        if level < len(needs) and needs[level] <= (sum(e["res"].values()) if e["res"] else 0):
+        if _UPGRADE_NEEDS[e["card"]][level] <= (sum(e["res"].values()) if e["res"] else 0):
             if pw is None:
                 pw = powers(p)
             if can_pay(p, e, CARDS[e["card"]].costs[level], pw) is not None:
                 yield e
 
 
-# by card id, by panel: how many resources its next upgrade takes (no entry past the last)
-_UPGRADE_NEEDS = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) for cid, c in CARDS.items()}
+NO_UPGRADE = 99  # more resources than a card ever holds
+# by card id, by panel: how many resources its next upgrade takes (NO_UPGRADE on the last panel)
+_UPGRADE_NEEDS = {cid: tuple(sum(n for _, n in cost.resources) for cost in c.costs) + (NO_UPGRADE,)
+                  for cid, c in CARDS.items()}
 
 
 def iter_flips(p: Player) -> Iterator[Entry]:
@@ -921,11 +934,15 @@ def token_cost(e: Entry) -> int | None:
 def iter_token_uses(p: Player) -> Iterator[tuple[Entry, int]]:
     """(building, tokens it takes): own road buildings with an action that keyple tokens
     can activate once more now."""
+    tokens = p.tokens
+    if not tokens:
+        return
     for e in p.village:
-        if e["row"] != ROAD or not live_action(e):
+        if e["row"] != ROAD or not _ACTIONS[e["card"]][len(e["tiles"])]:  # live_action, inline
             continue
-        cost = token_cost(e)
-        if cost is not None and cost <= p.tokens:
+        acts = len(e["keyples"]) + e["token_acts"]  # token_cost, inline
+        cost = 1 if acts <= 1 else 2 if acts == 2 else 0
+        if cost and cost <= tokens:
             yield e, cost
 
 
@@ -1282,7 +1299,7 @@ def is_seat(g: Game, seat: object) -> bool:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
+    offered = None
     acting = NOBODY
     # is_seat, is_acting and checked_alone, inline (every step asks)
     if isinstance(seat, int) and 0 <= seat < len(g.players):
@@ -1299,6 +1316,8 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
                     offered = lambda: is_move_listed(p, option_id)  # noqa: E731
             elif phase == TOKENS and not p.done:
                 acting = frozenset((seat,))
+    if offered is None:
+        offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)

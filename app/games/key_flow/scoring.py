@@ -34,13 +34,16 @@ def accepts(slot: str, kind: str, powers: frozenset[str] = frozenset()) -> bool:
     try:
         return _accepted[powers][slot][kind]  # no key tuple made: asked very often
     except KeyError:
-        known = _accepted.setdefault(powers, {}).setdefault(slot, {})[kind] = _accepts(slot, kind, powers)
+        by_slot = _accepted.get(powers)
+        if by_slot is None:  # powers that change no slot share a table (and its answers)
+            by_slot = _accepted[powers] = _accepted.setdefault(powers & SLOT_POWERS, {})
+        known = by_slot.setdefault(slot, {})[kind] = _accepts(slot, kind, powers)
         return known
 
 
 _accepted: dict[frozenset[str], dict[str, dict[str, bool]]] = {}  # by powers, slot, kind: a pure function
-# the boats' powers that change what a slot takes (``_accepts``): the tables below are kept by
-# these alone, so every village's other boats share them
+# the boats' powers that change what a slot takes (``_accepts``): the tables are kept by these
+# alone, so villages whose other boats differ share them
 SLOT_POWERS = frozenset(("keymelequin", "mansfield"))
 
 
