@@ -511,7 +511,7 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
         p.chosen = {"card": p.choosing, "use": "discard"}
     elif kind == "on":
         owner, col = (int(x) for x in rest.split(":"))
-        target = next(e for e in g.players[owner].village if e["row"] == ROAD and e["col"] == col)
+        target = road_card(g.players[owner], col)
         tokens = tokens_needed(CARDS[p.choosing], target)  # a listed target: its legality is checked
         p.chosen = {"card": p.choosing, "use": "keyple", "owner": owner, "col": col, "tokens": tokens}
     else:
@@ -522,6 +522,14 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
 
 
 _chosen_of = attrgetter("chosen")
+
+
+def road_card(p: Player, col: int) -> Entry:
+    """The card in the road row of p's village at this column (a listed keyple target)."""
+    for e in p.village:
+        if e["col"] == col and e["row"] == ROAD:
+            return e
+    raise IllegalAction(f"There is no road card at column {col} in that village.")  # (a listed target is)
 _jobs_of = attrgetter("jobs")
 
 
@@ -542,7 +550,7 @@ def reveal(g: Game) -> None:
         else:
             p.hand = cards
         if ch["use"] == "keyple":
-            target = next(e for e in g.players[ch["owner"]].village if e["row"] == ROAD and e["col"] == ch["col"])
+            target = road_card(g.players[ch["owner"]], ch["col"])
             actions[p.seat] = (target, live_action(target))
     shown = []
     lines = []
@@ -1201,7 +1209,7 @@ def option_ids(g: Game, seat: Seat) -> list[str]:
 
 def pick_ids(g: Game, p: Player) -> list[str]:
     """The ids of the cards ``p`` may pick now (its hand, or its winter K cards)."""
-    return [_pick_ids.get(cid) or _pick_id(cid) for cid in (p.winter_k if g.phase == WINTER_K else p.hand)]
+    return list(map(_PICK_IDS.__getitem__, p.winter_k if g.phase == WINTER_K else p.hand))
 
 
 def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
@@ -1239,12 +1247,7 @@ def _number(text: str) -> int | None:
     return n if str(n) == text else None
 
 
-_pick_ids: dict[str, str] = {}  # by card id: "pick:<card>" (content does not change)
-
-
-def _pick_id(cid: str) -> str:
-    known = _pick_ids[cid] = f"pick:{cid}"
-    return known
+_PICK_IDS = {cid: f"pick:{cid}" for cid in CARDS}  # by card id (content does not change)
 
 
 # What the bot listed last (ids alone), for the next ``apply`` on that game (protocol.ListedOnce).
@@ -1334,8 +1337,11 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 
 def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
     """Does this draft choice complete the turn (everyone else has chosen already)?"""
-    completes = option_id != "cancel" and not option_id.startswith("pick:")
-    return completes and all(q.chosen for q in g.players if q.seat != seat)
+    if option_id == "cancel" or option_id.startswith("pick:"):
+        return False
+    chosen = list(map(_chosen_of, g.players))
+    chosen[seat] = True  # the chooser's (being made now)
+    return all(chosen)
 
 
 def chooser_copy(g: Game, seat: Seat) -> Game:
@@ -1389,7 +1395,7 @@ def _player_copy(p: Player) -> Player:
     attrs["skills"] = p.skills.copy()
     attrs["doubles"] = p.doubles.copy()
     attrs["under_store"] = p.under_store.copy()
-    attrs["jobs"] = [_job_copy(j) for j in p.jobs]
+    attrs["jobs"] = list(map(_job_copy, p.jobs)) if p.jobs else []
     return _made(Player, attrs)
 
 

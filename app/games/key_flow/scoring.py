@@ -328,15 +328,6 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
     most = [most[i] for i in order] + ([sets_alone(len(cards))] if sink else [])
     alone = [max(k * v.points for k, v in zip(sets, variants)) for sets, (_, variants) in zip(most, entries)]
     rest_bound = [sum(alone[i:]) for i in range(len(entries) + 1)]
-    # Each slot takes one item: the cards from i on make at most the items left times the
-    # most points per slot among them (a second bound; a tighter bound prunes more but
-    # finds the same first best allocation in the same order of search).
-    rate = [(0, 1)] * (len(entries) + 1)  # (points, slots) of the best points per slot, from i on
-    for i in range(len(entries) - 1, -1, -1):
-        rate[i] = rate[i + 1]
-        for variant in entries[i][1]:
-            if variant.points * rate[i][1] > rate[i][0] * len(variant.slots):
-                rate[i] = (variant.points, len(variant.slots))
     total = sum(supply.values())
 
     # The cards from i on take only the items of the kinds they could take: at most the
@@ -344,12 +335,19 @@ def exact_search(supply: dict[str, int], cards: list[tuple[str, tuple[Variant, .
     reach = [0] * (len(entries) + 1)
     kinds: set[int] = set()
     for i in range(len(entries) - 1, -1, -1):
-        kinds.update(k for nodes in slot_nodes[i] for node in nodes for k in net.accept[node])
-        reach[i] = sum(net.start[k] for k in kinds)
+        for nodes in slot_nodes[i]:
+            for node in nodes:
+                kinds.update(net.accept[node])
+        reach[i] = sum([net.start[k] for k in kinds])
 
-    # each card's best points per item and most points alone, best rate first
-    rates = [sorted(((max(v.points / len(v.slots) for v in entries[j][1]), alone[j]) for j in range(i, len(entries))),
-                    reverse=True) for i in range(len(entries) + 1)]
+    # Each slot takes one item: the cards from i on make at most the items left at the
+    # best points per item among them, each card up to its most points alone (a second
+    # bound; a tighter bound prunes more but finds the same first best allocation in the
+    # same order of search). Each card's best points per item and most points alone, and
+    # from i on, best rate first:
+    per_card = [(max(v.points / len(v.slots) for v in variants), most_alone)
+                for (_, variants), most_alone in zip(entries, alone)]
+    rates = [sorted(per_card[i:], reverse=True) for i in range(len(entries) + 1)]
 
     known = [[-1] * (total + 1) for _ in range(len(entries) + 1)]  # rest(i, used), once asked
 
