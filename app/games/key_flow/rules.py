@@ -50,7 +50,7 @@ from __future__ import annotations
 import copy
 from bisect import insort
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import attrgetter, is_, itemgetter
 from typing import Any, Iterator
 
@@ -191,6 +191,7 @@ NO_POWERS: frozenset[str] = frozenset()
 _POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's power, or none
 _POWERED = frozenset(cid for cid, power in _POWER.items() if power)  # the cards with a power
 _card_of = itemgetter("card")
+_tiles_of = itemgetter("tiles")
 _BRAINWAVE = frozenset(cid for cid, power in _POWER.items() if power == "brainwave")
 
 
@@ -670,7 +671,7 @@ def prune_jobs(g: Game, p: Player) -> None:
 
 
 def after_turn(g: Game) -> None:
-    if any(p.jobs for p in g.players):
+    if any(map(_jobs_of, g.players)):
         g.phase = RESOLVE
         return
     if g.players[0].hand:
@@ -699,7 +700,8 @@ def has_job_options(g: Game, p: Player, job: dict[str, Any]) -> bool:
         return any(True for _ in iter_payable(p, job))
     if do == "transport":
         return can_move(p)
-    return any(True for _ in iter_upgrades(g, p)) or any(True for _ in iter_flips(p))
+    # (a flip: an upgrade tile on a card, looked for in C)
+    return next(iter_upgrades(g, p), None) is not None or "house" in chain.from_iterable(map(_tiles_of, p.village))
 
 
 def iter_payable(p: Player, job: dict[str, Any]) -> Iterator[str]:
@@ -899,7 +901,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     prune_jobs(g, p)
     if g.phase == TOKENS:
         check_tokens_over(g, p)
-    elif not any(q.jobs for q in g.players):
+    elif not any(map(_jobs_of, g.players)):
         # the turn ends: the hands pass or the tokens start, setting every seat's fields, and
         # the others' players are the earlier game's (clone's ``only``)
         g.players = [q if q is p else _made(Player, q.__dict__.copy()) for q in g.players]
@@ -955,7 +957,7 @@ def iter_token_uses(p: Player) -> Iterator[tuple[Entry, int]]:
 
 
 def can_use_tokens(p: Player) -> bool:
-    return any(True for _ in iter_token_uses(p))
+    return next(iter_token_uses(p), None) is not None
 
 
 def token_options(g: Game, p: Player) -> list[Option]:
@@ -1008,7 +1010,8 @@ def end_season(g: Game) -> None:
     own_players(g)  # every village changes (the step may have copied only one seat's)
     for p in g.players:
         for e in p.village:
-            p.under_store += [k["card"] for k in e["keyples"]]
+            if e["keyples"]:
+                p.under_store += [k["card"] for k in e["keyples"]]
             e["keyples"] = []
             e["token_acts"] = 0
         p.under_store.sort(key=_by_card_order)
