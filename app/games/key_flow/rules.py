@@ -1046,12 +1046,14 @@ def items(p: Player) -> dict[str, int]:
     """What this player can allocate to winter cards (see scoring.accepts for the kinds)."""
     out: dict[str, int] = {}
     get = out.get
-    for e in p.village:
-        if e["res"]:
-            for r, n in e["res"].items():
-                out[r] = get(r, 0) + n
-        for kind in _CARD_ITEMS[e["card"]][len(e["tiles"])]:
-            out[kind] = get(kind, 0) + 1
+    village = p.village
+    for res in filter(None, map(_res_of, village)):  # the cards holding resources (found in C)
+        for r, n in res.items():
+            out[r] = get(r, 0) + n
+    # each card's own items by (card, panel), looked up in C: most cards are none
+    for kind in chain.from_iterable(map(_ITEMS_AT.__getitem__, zip(map(_card_of, village),
+                                                                   map(len, map(_tiles_of, village))))):
+        out[kind] = get(kind, 0) + 1
     for s in SKILLS:  # (only kinds held: no kind with none)
         if n := p.skills[s] + p.doubles[s]:
             out[s] = n
@@ -1071,6 +1073,8 @@ def _card_items(c: Card, panel: int) -> tuple[str, ...]:
 
 # by card id, by panel: _card_items (content does not change; items() is asked very often)
 _CARD_ITEMS = {cid: tuple(_card_items(c, panel) for panel in range(len(c.panels))) for cid, c in CARDS.items()}
+_ITEMS_AT = {(cid, panel): kinds for cid, by_panel in _CARD_ITEMS.items() for panel, kinds in enumerate(by_panel)}
+_res_of = itemgetter("res")
 # a keyple card's item kind, by card id
 _KCARD_ITEM = {cid: f"kcard:{c.colour}:{c.animal or '-'}" for cid, c in CARDS.items()}
 
@@ -1243,11 +1247,17 @@ def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
 
 def _number(text: str) -> int | None:
     """A whole number written as an option id writes one (``str(int)``), else None."""
+    n = _SMALL_NUMBERS.get(text)  # the seats and columns ids hold: no parse
+    if n is not None:
+        return n
     try:
         n = int(text)
     except ValueError:
         return None
     return n if str(n) == text else None
+
+
+_SMALL_NUMBERS = {str(n): n for n in range(-30, 31)}
 
 
 _PICK_IDS = {cid: f"pick:{cid}" for cid in CARDS}  # by card id (content does not change)
