@@ -1046,14 +1046,12 @@ def items(p: Player) -> dict[str, int]:
     """What this player can allocate to winter cards (see scoring.accepts for the kinds)."""
     out: dict[str, int] = {}
     get = out.get
-    village = p.village
-    for res in filter(None, map(_res_of, village)):  # the cards holding resources (found in C)
-        for r, n in res.items():
-            out[r] = get(r, 0) + n
-    # each card's own items by (card, panel), looked up in C: most cards are none
-    for kind in chain.from_iterable(map(_ITEMS_AT.__getitem__, zip(map(_card_of, village),
-                                                                   map(len, map(_tiles_of, village))))):
-        out[kind] = get(kind, 0) + 1
+    for e in p.village:
+        if e["res"]:
+            for r, n in e["res"].items():
+                out[r] = get(r, 0) + n
+        for kind in _CARD_ITEMS[e["card"]][len(e["tiles"])]:
+            out[kind] = get(kind, 0) + 1
     for s in SKILLS:  # (only kinds held: no kind with none)
         if n := p.skills[s] + p.doubles[s]:
             out[s] = n
@@ -1073,8 +1071,6 @@ def _card_items(c: Card, panel: int) -> tuple[str, ...]:
 
 # by card id, by panel: _card_items (content does not change; items() is asked very often)
 _CARD_ITEMS = {cid: tuple(_card_items(c, panel) for panel in range(len(c.panels))) for cid, c in CARDS.items()}
-_ITEMS_AT = {(cid, panel): kinds for cid, by_panel in _CARD_ITEMS.items() for panel, kinds in enumerate(by_panel)}
-_res_of = itemgetter("res")
 # a keyple card's item kind, by card id
 _KCARD_ITEM = {cid: f"kcard:{c.colour}:{c.animal or '-'}" for cid, c in CARDS.items()}
 
