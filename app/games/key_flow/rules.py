@@ -307,6 +307,8 @@ def shape_spots(shape: tuple[tuple[str, int], ...], row: str) -> list[int]:
             near -= river
         known = _spots[(shape, row)] = sorted(near)
     return known
+
+
 def touching(a: Entry, b: Entry) -> bool:
     if a["row"] == b["row"]:
         return abs(a["col"] - b["col"]) == 1
@@ -523,6 +525,7 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
 
 
 _chosen_of = attrgetter("chosen")
+_jobs_of = attrgetter("jobs")
 
 
 def road_card(p: Player, col: int) -> Entry:
@@ -531,7 +534,6 @@ def road_card(p: Player, col: int) -> Entry:
         if e["col"] == col and e["row"] == ROAD:
             return e
     raise IllegalAction(f"There is no road card at column {col} in that village.")  # (a listed target is)
-_jobs_of = attrgetter("jobs")
 
 
 # --- The reveal: everything resolves against the state before the turn ---

@@ -136,3 +136,17 @@ def test_a_final_village_keeps_its_allocation_line_for_line():
                           "kcard:blue:sheep": 1, "kcard:yellow:cow": 1, "kcard:yellow:pig": 1}),
         ("Taproom", 7, {"token": 7}), ("Apothecary", 1, {"kcard:blue:-": 4, "kcard:green:-": 1}), ("Dairy", 0, {}),
         ("gold", 0, {})]
+
+
+def test_only_the_slot_powers_change_what_a_slot_takes():
+    """scoring keeps its tables by SLOT_POWERS alone: no other boat power may change a slot."""
+    from app.games.key_flow.content import CARDS, SLOT_WORDS
+    from app.games.key_flow.scoring import SLOT_POWERS, _accepts
+    powers = sorted({c.power for c in CARDS.values() if c.power})
+    kinds = KINDS + [f"kcard:{c}:{a}" for c in ("red", "yellow", "blue", "green") for a in ("-", "sheep", "pig", "cow")]
+    for n in range(len(powers) + 1):
+        for held in itertools.combinations(powers, n):
+            pw = frozenset(held)
+            for slot in SLOT_WORDS:
+                for kind in kinds:
+                    assert accepts(slot, kind, pw) == _accepts(slot, kind, pw & SLOT_POWERS) == _accepts(slot, kind, pw)

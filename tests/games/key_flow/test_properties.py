@@ -331,3 +331,14 @@ def test_a_pick_or_its_use_is_checked_as_the_listing_would(players, seed):
                 refused += 1
             g = kf.apply(g, seat, option)
     assert checked > 10000 and refused > 50 and uses > 20
+
+
+def test_reachable_villages_come_from_a_table_as_lists_of_their_own():
+    from app.games.key_flow.content import CARDS
+    from app.games.key_flow.rules import reachable
+    g = kf.setup(4, {}, 1)
+    for c in (c for c in CARDS.values() if c.kind == "keyple"):
+        first = reachable(g, g.players[1], c)
+        assert first and all(0 <= seat < 4 for seat, _, _ in first)
+        first.clear()
+        assert reachable(g, g.players[1], c)
