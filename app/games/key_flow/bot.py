@@ -23,7 +23,8 @@ from app.games.rng import Rng
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
-                    powers, reachable, season_name, shape_neighbours, shape_spots)
+                    powers, reachable, season_name, shape_neighbours)
+from .rules import spots as free_columns
 from .scoring import accepts
 
 Seat = int
@@ -398,7 +399,7 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
     keyples = c.keyples
     tokens_held = p.tokens
     best: tuple[bool, float, list[Any] | None] = (False, float("-inf"), None)
-    for owner, lo, hi in reachable(g, p, c):
+    for owner, lo, hi in _reachable(g, p, c):
         own = owner == p.seat
         best_v, top = best[1], None
         for spot in _road_spots(g, p, owner, want):
@@ -417,6 +418,23 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
         if own and top is not None:
             break
     return best
+
+
+def _reachable(g: Game, p: Player, c: Card) -> list[tuple[Seat, int, int]]:
+    """``rules.reachable``, kept by what it reads: the number of players, the seat, the
+    card's arrows, and whether a Brainwave boat in the village gives a card of at most two
+    keyples every arrow."""
+    key = (len(g.players), p.seat, c.arrows, c.keyples <= 2 and not _BRAINWAVE.isdisjoint(map(_card_of, p.village)))
+    known = _reachable_known.get(key)
+    if known is None:
+        known = _reachable_known[key] = reachable(g, p, c)
+    return known
+
+
+_BRAINWAVE = frozenset(cid for cid, c in CARDS.items() if c.power == "brainwave")
+# (players, seat, arrows, Brainwave applies) -> rules.reachable: a pure function of the key
+# (a few hundred keys at most: never cleared)
+_reachable_known: dict[tuple[int, Seat, str, bool], list[tuple[Seat, int, int]]] = {}
 
 
 def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[list[Any]]:
@@ -624,7 +642,9 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
         if out is None:
             if len(_free_known) > 20000:  # a bound, not a policy: shapes recur within a game
                 _free_known.clear()
-            out = _free_known[(row, places)] = _free_places_of(places, row)
+            # the free columns from rules.spots, kept by shape there: the picked card's use is
+            # then checked (is_draft_choice) against the same kept list
+            out = _free_known[(row, places)] = _free_places_of(places, row, free_columns(p, row))
         known = _memo[key] = (p, out)
     return known[1]
 
@@ -633,12 +653,13 @@ _free_known: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, tuple
 _place_of = itemgetter("row", "col")
 
 
-def _free_places_of(places: tuple[tuple[str, int], ...], row: str) -> list[tuple[int, tuple[int, ...]]]:
-    """``_free_places`` of a village given as its (row, column) per card."""
+def _free_places_of(places: tuple[tuple[str, int], ...], row: str, free: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """``_free_places`` of a village given as its (row, column) per card, and its free
+    columns in that row (``rules.spots``)."""
     at = {place: i for i, place in enumerate(places)}
     other, over = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
     out = []
-    for col in shape_spots(places, row):
+    for col in free:
         near = [(row, col - 1), (row, col + 1), (other, col + over[0]), (other, col + over[1])]
         out.append((col, tuple(sorted(at[x] for x in near if x in at))))
     return out
@@ -790,21 +811,13 @@ def transport_choice(p: Player) -> str:
     (less 2.5 when the giver lacks it itself), and the unit moves one step along a shortest
     path: the best move of all, without weighing every move the rules list."""
     village = p.village
-    lacking = []  # by place: what each card's next upgrade lacks (``needs``)
+    lacking = {}  # by place of a card that can give: what its next upgrade lacks (``needs``)
     # by resource: the cards wanting it (places in the village), each with its best weight
     wanted_by: dict[str, dict[int, float]] = {}
     givers: dict[str, set[int]] = {}  # by resource: the cards holding it that can give it (not stores)
     for i, e in enumerate(village):
         res = e["res"]
         if res:
-            if not _IS_STORE[e["card"]]:  # nothing moves out of a store
-                for r, n in res.items():
-                    if n:
-                        held = givers.get(r)
-                        if held is None:
-                            givers[r] = {i}
-                        else:
-                            held.add(i)
             store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
             if cost is None:
                 lacks, wants = NO_NEEDS, store
@@ -812,15 +825,29 @@ def transport_choice(p: Player) -> str:
                 lacks = {r: n - res.get(r, 0) for r, n in cost if n > res.get(r, 0)}
                 # gold fills in for any of them
                 wants = store + tuple([(r, weight) for r in lacks]) + (_GOLD_WANT if lacks else ())
-        else:  # nothing on the card: what it wants is the card's own (kept by card and panel)
-            lacks, wants = _EMPTY_WANTS[e["card"]][len(e["tiles"])]
-        lacking.append(lacks)
-        for r, w in wants:  # _want, inline
-            by_place = wanted_by.get(r)
-            if by_place is None:
-                wanted_by[r] = {i: w}
-            elif by_place.get(i, -1.0) < w:
-                by_place[i] = w
+            if not _IS_STORE[e["card"]]:  # nothing moves out of a store
+                lacking[i] = lacks
+                for r, n in res.items():
+                    if n:
+                        held = givers.get(r)
+                        if held is None:
+                            givers[r] = {i}
+                        else:
+                            held.add(i)
+            for r, w in wants:  # _want, inline
+                by_place = wanted_by.get(r)
+                if by_place is None:
+                    wanted_by[r] = {i: w}
+                elif by_place.get(i, -1.0) < w:
+                    by_place[i] = w
+        else:  # nothing on the card: what it wants is the card's own (kept by card and panel),
+            # each resource once at its best weight
+            for r, w in _EMPTY_WANTS[e["card"]][len(e["tiles"])]:
+                by_place = wanted_by.get(r)
+                if by_place is None:
+                    wanted_by[r] = {i: w}
+                else:
+                    by_place[i] = w
     best, best_v = None, 0.0
     steps = _village_steps(p)[2]  # steps_from's kept steps
     for r, targets in wanted_by.items():
@@ -875,13 +902,19 @@ _TRANSPORT_WANTS = {cid: tuple(_transport_wants(c, level) for level in range(len
 _GOLD_WANT = (("gold", 2.5),)
 
 
-def _empty_wants(store: tuple[tuple[str, float], ...], cost: Any, weight: float) -> tuple[dict[str, int], tuple[tuple[str, float], ...]]:
-    """What transport_choice finds for a card holding nothing: (what its next upgrade lacks,
-    every (resource, weight) it wants in the order it weighs them)."""
+def _empty_wants(store: tuple[tuple[str, float], ...], cost: Any, weight: float) -> tuple[tuple[str, float], ...]:
+    """What transport_choice finds for a card holding nothing: every resource it wants, each
+    once at its best weight, in the order it first names them (the order it weighs them)."""
     if cost is None:
-        return NO_NEEDS, store
-    lacks = {r: n for r, n in cost if n > 0}
-    return lacks, store + tuple((r, weight) for r in lacks) + (_GOLD_WANT if lacks else ())
+        wants = store
+    else:
+        lacks = [r for r, n in cost if n > 0]
+        wants = store + tuple((r, weight) for r in lacks) + (_GOLD_WANT if lacks else ())
+    best: dict[str, float] = {}
+    for r, w in wants:
+        if best.get(r, -1.0) < w:
+            best[r] = w
+    return tuple(best.items())
 
 
 # by card id, by panel: _empty_wants (never changed: transport_choice only reads them)
