@@ -516,9 +516,12 @@ def _activatable(c: Card) -> bool:
 def alone(p: Player, c: Card) -> float:
     """What a winter scoring card would make from this player's items on its own (a quick
     estimate: the exact allocation is for the final scoring)."""
+    known = _items_known(p)
+    counted = known[3]
     best = 0.0
     for v in c.scoring:
-        sets = min(fillable(p, slot) // n for slot, n in slot_counts(v))
+        sets = min((counted.get(slot) if slot in counted else _fillable(known, slot)) // n
+                   for slot, n in slot_counts(v))
         best = max(best, float(sets * v.points))
     return best
 
@@ -536,13 +539,30 @@ def slot_counts(v: Any) -> tuple[tuple[str, int], ...]:
 
 def fillable(p: Player, slot: str) -> int:
     """How many of this player's items could fill a winter card's slot (once per decision)."""
+    known = _items_known(p)
+    n = known[3].get(slot)
+    return _fillable(known, slot) if n is None else n
+
+
+def _items_known(p: Player) -> tuple[Player, dict[str, int], frozenset[str], dict[str, int],
+                                     dict[str, frozenset[str]] | None]:
+    """(p, its items, its powers, fillable's counts by slot so far, the item kinds filling
+    each slot word for its powers (None: it holds a kind not in the table)), once per
+    decision."""
     key = ("items", id(p))
     known = _memo.get(key)
     if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
-        known = _memo[key] = (p, items(p), powers(p), {})
-    _, have, pw, counted = known
-    n = counted.get(slot)
-    if n is None:
+        have, pw = items(p), powers(p)
+        fits = _FITS.get(pw & _SLOT_POWERS) if have.keys() <= _ITEM_KINDS else None
+        known = _memo[key] = (p, have, pw, {}, fits)
+    return known
+
+
+def _fillable(known: tuple[Player, dict[str, int], frozenset[str], dict[str, int],
+                           dict[str, frozenset[str]] | None], slot: str) -> int:
+    _, have, pw, counted, table = known
+    fits = None if table is None else table.get(slot)
+    if fits is None:
         # the kinds that fill a slot are kept by (powers, slot) over every kind ever held;
         # the items held are matched against them as sets (a scan of every kind held, per
         # slot and decision, was a fifth of a pick)
@@ -554,12 +574,42 @@ def fillable(p: Player, slot: str) -> int:
         if new:
             seen |= new
             fits.update(kind for kind in new if accepts(slot, kind, pw))
-        n = counted[slot] = sum([have[kind] for kind in have.keys() & fits])
+    n = counted[slot] = sum([have[kind] for kind in have.keys() & fits])
     return n
 
 
 # (powers, slot) -> (every item kind weighed for it, those that fill it): a pure function
 _fitting: dict[tuple[frozenset[str], str], tuple[set[str], set[str]]] = {}
+
+
+def _item_kinds() -> frozenset[str]:
+    """Every item kind rules.items counts (scoring.accepts' kinds): resources, skill tiles,
+    keyple tokens, animal icons, boats, carts, and a keyple card's colour and animal."""
+    kinds = set(RESOURCES) | set(SKILLS) | {"token", "boat", "cart"}
+    for c in CARDS.values():
+        kinds.update(f"icon:{a}" for a in c.animals)
+        if c.kind == "keyple":
+            kinds.add(f"kcard:{c.colour}:{c.animal or '-'}")
+    return frozenset(kinds)
+
+
+_ITEM_KINDS = _item_kinds()
+_SLOT_WORDS = frozenset(slot for c in CARDS.values() for v in c.scoring for slot in v.slots)
+# the boats' powers that change which kinds fill a slot (scoring.accepts reads each power
+# on its own, so the kinds filling a slot for any powers are those for these among them)
+_SLOT_POWERS = frozenset(x for x in {c.power for c in CARDS.values() if c.power}
+                         if any(accepts(slot, kind, frozenset([x])) != accepts(slot, kind)
+                                for slot in _SLOT_WORDS for kind in _ITEM_KINDS))
+
+
+def _fits_for(pw: frozenset[str]) -> dict[str, frozenset[str]]:
+    return {slot: frozenset(kind for kind in _ITEM_KINDS if accepts(slot, kind, pw)) for slot in _SLOT_WORDS}
+
+
+# by the powers among _SLOT_POWERS (each set of them), by slot word: the item kinds filling it
+_FITS = {frozenset(sub): _fits_for(frozenset(sub))
+         for sub in ([x for i, x in enumerate(sorted(_SLOT_POWERS)) if mask >> i & 1]
+                     for mask in range(1 << len(_SLOT_POWERS)))}
 
 
 _makes: dict[str, frozenset[str]] = {}  # by card id: content does not change
