@@ -128,9 +128,9 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
     them (not stores), and the cards with an upgrade that adds points as (gain, place, its
     cost, how many resources it takes beyond what the card holds), largest gain first,
     then last place), and a dict for ``_reachable_upgrade``'s shortfalls by place)."""
-    key = ("village", id(p))
-    known = _memo.get(key)
-    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+    global _facts_now
+    known = _facts_now
+    if known[0] is not p:  # the slot keeps p: its id() is not reused
         total = houses = 0
         pool: dict[str, int] = {}
         ups = []
@@ -150,12 +150,15 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
             if tiles:
                 houses += tiles.count("house")
         ups.sort(reverse=True)  # largest gain first, then last place (places differ: the rest is never compared)
-        known = _memo[key] = (p, total, houses, pool, ups, {})
+        known = _facts_now = (p, total, houses, pool, ups, {})
     return known
 
 
 def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
-    if not own or _gains_only(action):
+    only = _GAINS_ONLY.get(id(action)) if own else True
+    if only is None:  # not a content action
+        only = _gains_only(action)
+    if only:
         # on a neighbour's building only the gains count, and an action without transport
         # or upgrades only gains: the worth reads the goals and whether the seat holds a
         # skill tile (to convert), so it is kept by those for every decision (the action is
@@ -194,22 +197,32 @@ def _gains_worths(p: Player, want: frozenset[str], own: bool) -> dict[int, float
     """The kept worths of actions that only gain (by id() of the action) for the seat's
     goals, whether it holds a skill tile and whether the village is its own: found once
     per decision."""
-    key = ("gains worths", id(p), own)
-    known = _memo.get(key)
-    if known is None or known[0] is not p or known[1] is not want:  # the memo keeps p: its id() is not reused
-        shared = (want, any(p.skills.values()) or any(p.doubles.values()), own)
-        worths = _gains_worth.get(shared)
-        if worths is None:
-            if len(_gains_worth) > 2000:  # a bound, not a policy
-                _gains_worth.clear()
-            worths = _gains_worth[shared] = {}
-        known = _memo[key] = (p, want, worths)
-    return known[2]
+    global _gains_own, _gains_other
+    known = _gains_own if own else _gains_other
+    if known[0] is p and known[1] is want:  # the slot keeps p: its id() is not reused
+        return known[2]
+    shared = (want, any(p.skills.values()) or any(p.doubles.values()), own)
+    worths = _gains_worth.get(shared)
+    if worths is None:
+        if len(_gains_worth) > 2000:  # a bound, not a policy
+            _gains_worth.clear()
+        worths = _gains_worth[shared] = {}
+    if own:
+        _gains_own = (p, want, worths)
+    else:
+        _gains_other = (p, want, worths)
+    return worths
 
 
 # by (goals, holds a skill, own village), by id() of a content action (never reused): its worth
 _gains_worth: dict[tuple[frozenset[str], bool, bool], dict[int, float]] = {}
 _gains_only_known: dict[int, tuple[tuple[Effect, ...], bool]] = {}  # by id() of a content action (kept: never reused)
+
+
+# by id() of each content action (rewards and panels; kept by CARDS, so never reused): does it
+# only gain (_gains_only)?
+_GAINS_ONLY = {id(action): not any(e.own_village_only for e in action)
+               for c in CARDS.values() for action in (c.reward, *(panel.action for panel in c.panels))}
 
 
 def _gains_only(action: tuple[Effect, ...]) -> bool:
@@ -218,7 +231,24 @@ def _gains_only(action: tuple[Effect, ...]) -> bool:
     if known is None or known[0] is not action:
         known = _gains_only_known[id(action)] = (action, not any(e.own_village_only for e in action))
     return known[1]
-_memo: dict[Any, Any] = {}  # cleared at each decision: the player does not change within one
+
+
+class _Memo(dict):  # type: ignore[type-arg]
+    """The bot's memo of one decision (cleared at each: the player does not change within
+    one). Clearing it also empties the slots keeping the facts a decision asks most often
+    (for the last player asked), read without a key."""
+
+    def clear(self) -> None:
+        global _facts_now, _steps_now, _items_now, _gains_own, _gains_other
+        _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
+        dict.clear(self)
+
+
+_NO_SLOT: tuple[Any, ...] = (None,)  # a slot kept for no player (its first item is never a player)
+_memo: dict[Any, Any] = _Memo()
+# _village_facts, _village_steps, _items_known and _gains_worths (own village, another's):
+# each a tuple starting with the player it was found for
+_facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
 
 
 def steps_from(p: Player, start: int) -> dict[int, int]:
@@ -231,9 +261,9 @@ def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list
                                        tuple[bool, ...]]:
     """(p, the cards each card touches, the steps from each card once found, is a store per
     card), kept by the village's shape: its places and which cards are stores, read in C."""
-    key = ("steps", id(p))
-    known = _memo.get(key)
-    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+    global _steps_now
+    known = _steps_now
+    if known[0] is not p:  # the slot keeps p: its id() is not reused
         village = p.village
         places = tuple(map(_place_of, village))
         stores = tuple(map(_IS_STORE.__getitem__, map(_card_of, village)))
@@ -242,7 +272,7 @@ def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list
             if len(_steps_known) > 20000:  # a bound, not a policy: shapes recur within a game
                 _steps_known.clear()
             kept = _steps_known[(places, stores)] = (shape_neighbours(places), [None] * len(places))
-        known = _memo[key] = (p, kept[0], kept[1], stores)
+        known = _steps_now = (p, kept[0], kept[1], stores)
     return known
 
 
@@ -549,12 +579,12 @@ def _items_known(p: Player) -> tuple[Player, dict[str, int], frozenset[str], dic
     """(p, its items, its powers, fillable's counts by slot so far, the item kinds filling
     each slot word for its powers (None: it holds a kind not in the table)), once per
     decision."""
-    key = ("items", id(p))
-    known = _memo.get(key)
-    if known is None or known[0] is not p:  # the memo keeps p: its id() is not reused
+    global _items_now
+    known = _items_now
+    if known[0] is not p:  # the slot keeps p: its id() is not reused
         have, pw = items(p), powers(p)
         fits = _FITS.get(pw & _SLOT_POWERS) if have.keys() <= _ITEM_KINDS else None
-        known = _memo[key] = (p, have, pw, {}, fits)
+        known = _items_now = (p, have, pw, {}, fits)
     return known
 
 
