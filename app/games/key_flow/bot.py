@@ -15,7 +15,9 @@ cannot upgrade, and spends keyple tokens on its best building.
 
 from __future__ import annotations
 
-from operator import itemgetter
+from functools import partial
+from itertools import count
+from operator import is_not, itemgetter
 from typing import Any, Iterator
 
 from app.games.rng import Rng
@@ -414,11 +416,11 @@ def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float
         v += goal + 0.2 if own else -0.3
         if v <= -1.0:  # worth less than nothing: discard
             return (-1.0, None)
-        return (v, f"on:{top[4]}:{top[0]}")  # the option id of the best building alone
+        return (v, f"on:{top[3]}:{top[0]}")  # the option id of the best building alone
     return village_card_worth(g, p, c, want), best_spot(p, c)
 
 
-def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool, float, list[Any] | None]:
+def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool, float, tuple[int, int, float, Seat] | None]:
     """(own village?, worth before the card's own goals, its ``_road_spots`` entry) of the
     building ``rules.targets`` lists for this keyple card whose live action gives most, less
     the keyple tokens it takes (the first, in the rules' order, of equals). A card with a
@@ -428,12 +430,12 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
     worth = token_worth(want)
     keyples = c.keyples
     tokens_held = p.tokens
-    best: tuple[bool, float, list[Any] | None] = (False, float("-inf"), None)
+    best: tuple[bool, float, tuple[int, int, float, Seat] | None] = (False, float("-inf"), None)
     for owner, lo, hi in _reachable(g, p, c):
         own = owner == p.seat
         best_v, top = best[1], None
         for spot in _road_spots(g, p, owner, want):
-            col, held, _, v, _ = spot
+            col, held, v, _ = spot
             if held >= keyples:
                 tokens = held + 1 - keyples  # rules.tokens_needed
                 if keyples + tokens > 3 or tokens > tokens_held:
@@ -467,11 +469,11 @@ _BRAINWAVE = frozenset(cid for cid, c in CARDS.items() if c.power == "brainwave"
 _reachable_known: dict[tuple[int, Seat, str, bool], list[tuple[Seat, int, int]]] = {}
 
 
-def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[list[Any]]:
+def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[tuple[int, int, float, Seat]]:
     """The buildings of ``owner``'s village a keyple card of ``p`` may go on, whatever its
     keyples and arrows (a live action that does something for ``p``, fewer than 3 keyple
-    cards), by column, each as [column, keyple cards held, entry, its action's worth, owner]:
-    once per decision, whichever keyple cards ask."""
+    cards), by column, each as (column, keyple cards held, its action's worth, owner): once
+    per decision, whichever keyple cards ask."""
     key = ("roads", id(p), owner)
     known = _memo.get(key)
     if known is not None and known[0] is p:  # the memo keeps p: its id() is not reused
@@ -480,7 +482,10 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[l
     worths = _gains_worths(p, want, own)  # the kept worths of actions that only gain, by id()
     spots = []
     for e in g.players[owner].village:
-        if e["row"] != ROAD or len(e["keyples"]) >= 3:
+        if e["row"] != ROAD:
+            continue
+        held = len(e["keyples"])
+        if held >= 3:
             continue
         uses = _ROAD_USES[e["card"]][len(e["tiles"])]
         if not uses[own]:
@@ -489,7 +494,7 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[l
         worth = worths.get(id(action))
         if worth is None:
             worth = action_value(p, action, want, own)
-        spots.append([e["col"], len(e["keyples"]), e, worth, owner])
+        spots.append((e["col"], held, worth, owner))
     spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots
@@ -736,13 +741,14 @@ _place_of = itemgetter("row", "col")
 def _free_places_of(places: tuple[tuple[str, int], ...], row: str, free: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     """``_free_places`` of a village given as its (row, column) per card, and its free
     columns in that row (``rules.spots``)."""
-    at = {place: i for i, place in enumerate(places)}
-    other, over = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
-    out = []
-    for col in free:
-        near = [(row, col - 1), (row, col + 1), (other, col + over[0]), (other, col + over[1])]
-        out.append((col, tuple(sorted(at[x] for x in near if x in at))))
-    return out
+    at = dict(zip(places, count())).get  # a place's index in the village (None: no card there)
+    other, (lo, hi) = (RIVER, (-1, 0)) if row == ROAD else (ROAD, (0, 1))  # other-row columns it touches
+    return [(col, tuple(sorted(filter(_is_place, map(at, ((row, col - 1), (row, col + 1), (other, col + lo),
+                                                           (other, col + hi)))))))
+            for col in free]
+
+
+_is_place = partial(is_not, None)  # an index found, not None
 
 
 def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) -> str:
@@ -762,13 +768,12 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
             want = goals(g, p)
             scored, values = [], {}
             ids = offered if offered is not None else pick_ids(g, p)
-            noise = pick_noise(rng, len(ids))
-            for o in ids:
+            for o, digit in zip(ids, pick_noise(rng, len(ids))):
                 cid = o.removeprefix("pick:")
                 c = CARDS[cid]
                 values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
                     (village_card_worth(g, p, c, want), None)
-                scored.append((values[cid][0] + next(noise) / 1000, o))
+                scored.append((values[cid][0] + digit / 1000, o))
             picked = max(scored)[1]
             cid = picked.removeprefix("pick:")
             if CARDS[cid].kind != "keyple":  # the place of the picked card alone is ever used
