@@ -182,14 +182,25 @@ def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], ow
 
 
 def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], own: bool) -> float:
-    ups = sum(e.amount for e in action if e.kind == "upgrade") if own else 0
+    # (loops, not sums over generators: the same additions in the same order)
+    ups = carts = 0
+    if own:
+        for e in action:
+            if e.kind == "upgrade":
+                ups += e.amount
+            elif e.kind == "transport":
+                carts += e.amount
+    v = 0
     if not ups:
-        return sum(effect_value(p, e, want, own) for e in action)
+        for e in action:
+            v += effect_value(p, e, want, own)
+        return v
     # transport and upgrades together: an upgrade is worth what it adds, when the transport
     # of this same action (or what already sits on the card) makes one payable
-    carts = sum(e.amount for e in action if e.kind == "transport")
     gain = reachable_upgrade(p, carts)
-    v = sum(effect_value(p, e, want, own) for e in action if e.kind != "upgrade")
+    for e in action:
+        if e.kind != "upgrade":
+            v += effect_value(p, e, want, own)
     if gain:
         return v + 0.9 * gain + 0.6 * min(ups - 1, flippable(p))
     return v + 0.6 * min(ups, flippable(p))
@@ -831,9 +842,14 @@ def unchanged_for(before: Game, now: Game, seat: Seat) -> bool:
     changes a list or dict of a game it was given, so being the same object means being
     equal."""
     a, b = before.players[seat], now.players[seat]
-    return (before.season == now.season and len(before.players) == len(now.players) and a.tokens == b.tokens
+    if not (before.season == now.season and len(before.players) == len(now.players) and a.tokens == b.tokens
             and a.skills is b.skills and a.doubles is b.doubles and a.under_store is b.under_store
-            and a.winter_k is b.winter_k and all(x.village is y.village for x, y in zip(before.players, now.players)))
+            and a.winter_k is b.winter_k):
+        return False
+    for x, y in zip(before.players, now.players):
+        if x.village is not y.village:
+            return False
+    return True
 
 
 def needs(p: Player, e: Entry) -> dict[str, int]:
