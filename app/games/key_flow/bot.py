@@ -339,7 +339,10 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
             if pw is None:
                 pw = powers(p)
             missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
-            known = short[at] = [sum([n for _, n in missing]), None, e, missing]
+            total = 0
+            for _, n in missing:
+                total += n
+            known = short[at] = [total, None, e, missing]
         if not known[0]:
             return gain
         # each missing resource takes a cart, and the other cards must hold it
@@ -400,7 +403,12 @@ def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
         have[r] = have.get(r, 0) - use
         if n > use:
             out.append((r, n - use))
-    spare = sum(have.get(r, 0) for r in (RESOURCES if "keyflower" in pw else ("gold",)))
+    if "keyflower" in pw:
+        spare = 0
+        for r in RESOURCES:
+            spare += have.get(r, 0)
+    else:
+        spare = have.get("gold", 0)
     trimmed = []
     for r, n in out:
         use = min(n, spare)
@@ -525,16 +533,26 @@ def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> flo
         return c.panels[0].points + alone(p, c) + 0.5
     v = built_worth(c)
     if c.animals:
-        v += sum(2.0 for a in c.animals if a in want or "animal" in want)
+        icons = 0  # (summed first, as before: the same additions)
+        for a in c.animals:
+            if a in want or "animal" in want:
+                icons += 2.0
+        v += icons
     v += action_value(p, c.reward, want, True)
     if _activatable(c):
         v += EARLY[season] * action_value(p, c.panels[0].action, want, True) / 2
     if c.boat:
         v += 3 if "boat" in want else 1
     if c.kind == "store":
-        near = sum(x["res"].get(r, 0) for x in p.village for r in c.accepts)
+        near = makers = 0
         accepted = frozenset(c.accepts)
-        makers = sum(1 for x in p.village if (_makes.get(x["card"]) or makes(CARDS[x["card"]])) & accepted)
+        for x in p.village:
+            res = x["res"]
+            if res:
+                for r in c.accepts:
+                    near += res.get(r, 0)
+            if (_makes.get(x["card"]) or makes(CARDS[x["card"]])) & accepted:
+                makers += 1
         v += c.store_points * min(4, 0.5 * near + makers) * EARLY.get(season, 1) / 2 if season != "winter" else 0
     return v
 
@@ -566,8 +584,11 @@ def alone(p: Player, c: Card) -> float:
     counted = known[3]
     best = 0.0
     for v in c.scoring:
-        sets = min((counted.get(slot) if slot in counted else _fillable(known, slot)) // n
-                   for slot, n in slot_counts(v))
+        sets = None  # the fewest sets any slot word allows (a loop: no generator per variant)
+        for slot, n in slot_counts(v):
+            k = (counted[slot] if slot in counted else _fillable(known, slot)) // n
+            if sets is None or k < sets:
+                sets = k
         best = max(best, float(sets * v.points))
     return best
 
@@ -620,7 +641,10 @@ def _fillable(known: tuple[Player, dict[str, int], frozenset[str], dict[str, int
         if new:
             seen |= new
             fits.update(kind for kind in new if accepts(slot, kind, pw))
-    n = counted[slot] = sum([have[kind] for kind in have.keys() & fits])
+    n = 0
+    for kind in have.keys() & fits:
+        n += have[kind]
+    counted[slot] = n
     return n
 
 
@@ -923,9 +947,18 @@ def transport_choice(p: Player) -> str:
             if cost is None:
                 lacks, wants = NO_NEEDS, store
             else:
-                lacks = {r: n - res.get(r, 0) for r, n in cost if n > res.get(r, 0)}
-                # gold fills in for any of them
-                wants = store + tuple([(r, weight) for r in lacks]) + (_GOLD_WANT if lacks else ())
+                lacks = {}
+                for r, n in cost:
+                    h = res.get(r, 0)
+                    if n > h:
+                        lacks[r] = n - h
+                if lacks:  # and gold fills in for any of them
+                    wants = list(store)
+                    for r in lacks:
+                        wants.append((r, weight))
+                    wants.append(_GOLD_WANT[0])
+                else:
+                    wants = store
             if not _IS_STORE[e["card"]]:  # nothing moves out of a store
                 lacking[i] = lacks
                 for r, n in res.items():
@@ -981,9 +1014,10 @@ def transport_choice(p: Player) -> str:
     # one step along a shortest path: onto the wanting card, or a card that passes it on
     # (a store on the way would keep it)
     dist = steps_from(p, target)
-    dst = next(j for j in _village_steps(p)[1][src]
-               if dist.get(j) == d - 1 and (j == target or not _IS_STORE[village[j]["card"]]))
-    return move_id(p, src, dst, r)
+    for dst in _village_steps(p)[1][src]:
+        if dist.get(dst) == d - 1 and (dst == target or not _IS_STORE[village[dst]["card"]]):
+            return move_id(p, src, dst, r)
+    raise AssertionError("a giver reached is next to a card one step nearer")
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed
