@@ -331,7 +331,7 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
     for gain, at, cost, beyond in facts[4]:
         # each resource on the card pays at most one of the cost, each missing one takes a
         # cart: a cost that far beyond what the card holds is out of reach
-        if beyond > carts or (cost.skills and any(p.skills[s] + p.doubles[s] < n for s, n in cost.skills)):
+        if beyond > carts or (cost.skills and _lacks_skill(p, cost.skills)):
             continue
         known = short.get(at)
         if known is None:  # the same card is asked again for another number of carts
@@ -354,6 +354,14 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
             if not known[1]:
                 return gain
     return 0
+
+
+def _lacks_skill(p: Player, skills: tuple[tuple[str, int], ...]) -> bool:
+    """Does the seat hold fewer of a skill than ``skills`` takes (a loop: no generator)?"""
+    for s, n in skills:
+        if p.skills[s] + p.doubles[s] < n:
+            return True
+    return False
 
 
 def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
@@ -392,10 +400,16 @@ _UPGRADES = {cid: tuple((upgrade_gain(cid, level), sum(n for _, n in c.costs[lev
 _GAINING = {cid: tuple(up if up[0] > 0 else None for up in by_panel) for cid, by_panel in _UPGRADES.items()}
 
 
+_whole_costs: dict[int, tuple[Any, list[tuple[str, int]]]] = {}  # by id() of a content cost: its resources
+
+
 def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
     """Resources a card's next upgrade still lacks after what sits on it (gold on it fills in)."""
     if not e["res"]:  # nothing on the card: the whole cost
-        return [(r, n) for r, n in cost.resources if n > 0]
+        known = _whole_costs.get(id(cost))
+        if known is None or known[0] is not cost:  # kept with the cost: its id() is not reused
+            known = _whole_costs[id(cost)] = (cost, [(r, n) for r, n in cost.resources if n > 0])
+        return known[1]  # (only read)
     have = dict(e["res"])
     out = []
     for r, n in cost.resources:
