@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import partial
 from itertools import count
 from operator import is_not, itemgetter
-from typing import Any, Iterator
+from typing import Any
 
 from app.games.rng import Rng
 
@@ -90,7 +90,7 @@ def effect_value(p: Player, e: Effect, want: frozenset[str], own: bool) -> float
     if not own:
         return 0.0
     if e.kind == "transport":
-        return min(e.amount, _village_counts(p)[0]) * 0.6
+        return min(e.amount, _village_facts(p)[1]) * 0.6  # the resources on the village's cards
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
@@ -113,7 +113,7 @@ def _upgradable(p: Player) -> int:
 
 
 def flippable(p: Player) -> int:
-    return _village_counts(p)[1]
+    return _village_facts(p)[2]  # its house tiles
 
 
 def _village_counts(p: Player) -> tuple[int, int]:
@@ -847,14 +847,17 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
 NO_GOALS: frozenset[str] = frozenset()
 
 
-def pick_noise(rng: Rng, cards: int) -> Iterator[int]:
+def pick_noise(rng: Rng, cards: int) -> list[int]:
     """A tie-breaking noise of 0-99 for each card in hand, from one draw: the base-100 digits
-    of one number below 100 ** cards (a draw per card was a few per cent of a pick)."""
+    of one number below 100 ** cards (a draw per card was a few per cent of a pick), as a
+    list (a generator resumed for each card cost more)."""
+    digits = []
     for start in range(0, cards, 9):  # 100 ** 9 < 2 ** 64: nine cards a draw
         x = rng.randrange(100 ** min(9, cards - start))
         for _ in range(min(9, cards - start)):
             x, digit = divmod(x, 100)
-            yield digit
+            digits.append(digit)
+    return digits
 
 
 # Each seat's card values at its last pick, with the game they were weighed in and its goals:
