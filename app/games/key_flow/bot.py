@@ -55,8 +55,8 @@ def _goals(p: Player) -> frozenset[str]:
     for cid in p.winter_k:
         words |= slot_words(cid)
     for e in p.village:
-        if cid_words := slot_words(e["card"]):
-            words |= cid_words
+        if e["card"] in _SCORERS:  # (only winter scoring cards have slot words)
+            words |= slot_words(e["card"])
     return frozenset(words)
 
 
@@ -565,7 +565,7 @@ def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> flo
             if res:
                 for r in c.accepts:
                     near += res.get(r, 0)
-            if (_makes.get(x["card"]) or makes(CARDS[x["card"]])) & accepted:
+            if _PLACE_TRAITS[x["card"]][0] & accepted:  # what it makes (makes(), kept by card)
                 makers += 1
         v += c.store_points * min(4, 0.5 * near + makers) * EARLY.get(season, 1) / 2 if season != "winter" else 0
     return v
