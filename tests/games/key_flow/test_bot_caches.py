@@ -15,6 +15,7 @@ from app.games.key_flow.scoring import accepts
 from app.games.rng import Rng
 
 SLOTS = sorted({slot for c in CARDS.values() for v in c.scoring for slot in v.slots})
+KEYPLE_CARDS = [c for c in CARDS.values() if c.kind == "keyple"]
 
 
 def states(players: int, seed: int):
@@ -46,6 +47,8 @@ def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
                         action, own = live_action(e), q is p
                         assert action_value(p, action, want, own) == _action_value(p, action, want, own)
                         checked += 1
+            for c in KEYPLE_CARDS:  # rules.reachable, kept by what it reads
+                assert bot._reachable(g, p, c) == rules.reachable(g, p, c)
             for cid in p.hand:  # what a card in hand would give, built
                 c = CARDS[cid]
                 for action in (c.reward, *(panel.action for panel in c.panels)):
@@ -139,3 +142,17 @@ def test_transport_choice_is_the_best_listed_move(players, seed):
                 assert worth == pytest.approx(best) and worth > 0.0
             checked += 1
     assert checked > 20
+
+
+def test_the_kinds_filling_a_slot_are_those_accepts_takes_for_every_set_of_powers():
+    """The bot's table of the item kinds filling each slot word, kept for the powers that
+    change them (bot._SLOT_POWERS), equals scoring.accepts for every set of the boats'
+    powers, and holds every kind rules.items counts."""
+    every = sorted({c.power for c in CARDS.values() if c.power})
+    for mask in range(1 << len(every)):
+        pw = frozenset(x for i, x in enumerate(every) if mask >> i & 1)
+        table = bot._FITS[pw & bot._SLOT_POWERS]
+        for slot in SLOTS:
+            assert table[slot] == {kind for kind in bot._ITEM_KINDS if accepts(slot, kind, pw)}
+    kinds = {kind for by_panel in rules._CARD_ITEMS.values() for panel in by_panel for kind in panel}
+    assert kinds | {rules._KCARD_ITEM[c.id] for c in KEYPLE_CARDS} <= bot._ITEM_KINDS
