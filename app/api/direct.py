@@ -77,10 +77,9 @@ async def serve(app: ASGIApp, scope: Scope, receive: Receive, send: Send, everyt
         viewer = await table.viewer(game_id, token)
         if viewer.seat is not None:
             await check_action_rate(state, viewer.game_id, viewer.seat)
-        if wants_minimal(prefer.decode("latin-1") if prefer else None):
-            response = JSONView(await table.act(viewer, option, version, answer=False), headers=MINIMAL_APPLIED)
-        else:
-            response = JSONView(await table.act(viewer, option, version))
+        minimal = wants_minimal(prefer.decode("latin-1") if prefer else None)
+        response = JSONView(await table.act(viewer, option, version, answer=not minimal),
+                            headers=MINIMAL_APPLIED if minimal else None)
     except TableError as refusal:  # as app.main's handler answers it
         response = JSONResponse({"detail": refusal.message}, status_code=refusal.status)
 

@@ -284,6 +284,6 @@ async def take_action(game_id: str, body: ActionIn, table: TableDep, token: Toke
     viewer = await table.viewer(game_id, token)
     if viewer.seat is not None:
         await check_action_rate(request.app.state, viewer.game_id, viewer.seat)
-    if wants_minimal(", ".join(request.headers.getlist("prefer"))):
-        return JSONView(await table.act(viewer, body.option, body.version, answer=False), headers=MINIMAL_APPLIED)
-    return JSONView(await table.act(viewer, body.option, body.version))
+    minimal = wants_minimal(", ".join(request.headers.getlist("prefer")))
+    return JSONView(await table.act(viewer, body.option, body.version, answer=not minimal),
+                    headers=MINIMAL_APPLIED if minimal else None)

@@ -50,7 +50,7 @@ from __future__ import annotations
 import copy
 from bisect import insort
 from dataclasses import dataclass, field
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import attrgetter, is_, itemgetter
 from typing import Any, Iterator
 
@@ -191,7 +191,6 @@ NO_POWERS: frozenset[str] = frozenset()
 _POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's power, or none
 _POWERED = frozenset(cid for cid, power in _POWER.items() if power)  # the cards with a power
 _card_of = itemgetter("card")
-_tiles_of = itemgetter("tiles")
 _BRAINWAVE = frozenset(cid for cid, power in _POWER.items() if power == "brainwave")
 
 
@@ -702,8 +701,7 @@ def has_job_options(g: Game, p: Player, job: dict[str, Any]) -> bool:
         return any(True for _ in iter_payable(p, job))
     if do == "transport":
         return can_move(p)
-    # (a flip: an upgrade tile on a card, looked for in C)
-    return next(iter_upgrades(g, p), None) is not None or "house" in chain.from_iterable(map(_tiles_of, p.village))
+    return next(iter_upgrades(g, p), None) is not None or next(iter_flips(p), None) is not None
 
 
 def iter_payable(p: Player, job: dict[str, Any]) -> Iterator[str]:
@@ -1230,7 +1228,7 @@ def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
     c = CARDS[p.choosing]
     kind, _, rest = option_id.partition(":")
     if c.kind != "keyple":
-        return kind == c.row and _number(rest) in shape_spots(tuple(map(_place_of, p.village)), kind)
+        return kind == c.row and _number(rest) in spots(p, kind)
     owner_text, _, col_text = rest.partition(":")
     owner, col = _number(owner_text), _number(col_text)
     if kind != "on" or owner is None or col is None:
@@ -1312,25 +1310,12 @@ def is_seat(g: Game, seat: object) -> bool:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
+    acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    offered = None
-    acting = NOBODY
-    # is_seat, is_acting and checked_alone, inline (every step asks)
-    if isinstance(seat, int) and 0 <= seat < len(g.players):
+    if acting and checked_alone(g, g.players[seat]):
         p = g.players[seat]
-        phase = g.phase
-        if phase in (DRAFT, WINTER_K):
-            if p.chosen is None:
-                acting = frozenset((seat,))
-                offered = lambda: is_draft_choice(g, p, option_id)  # noqa: E731
-        elif phase == RESOLVE or phase == TOKENS:
-            if p.jobs:
-                acting = frozenset((seat,))
-                if p.jobs[0]["do"] == "transport":
-                    offered = lambda: is_move_listed(p, option_id)  # noqa: E731
-            elif phase == TOKENS and not p.done:
-                acting = frozenset((seat,))
-    if offered is None:
+        offered = lambda: is_choice_listed(g, p, option_id)  # noqa: E731
+    else:
         offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
     check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
     if g.phase in (DRAFT, WINTER_K):
