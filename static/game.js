@@ -127,11 +127,15 @@
     const query = seen === undefined ? "" : "?seen=" + seen;
     const response = await fetch("/g/" + gameId + "/fragment" + query, { headers: authHeaders(), cache: "no-store" });
     if (!response.ok) return;
-    const html = await response.text();
+    const fresh = document.createElement("template");
+    fresh.innerHTML = await response.text();
+    // Two fetches in flight (the action's answer and a frame's) may come back in either
+    // order: one older than the page already shows must not take it back (versions only grow).
+    const line = fresh.content.querySelector(".status-line");
+    if (line && Number(line.dataset.version) < version) return;
     document.body.dataset.laidOut = "no";
-    body.innerHTML = html;
+    body.replaceChildren(fresh.content);
     drawEarlier();
-    const line = body.querySelector(".status-line");
     if (line) version = Number(line.dataset.version);
     // The tab title follows the seats' names, unless notify.js is showing "Your turn" there.
     if (line && line.dataset.tabTitle && document.title === shownTitle) document.title = shownTitle = line.dataset.tabTitle;
