@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import gc
 import json
 import os
 from contextlib import asynccontextmanager
@@ -19,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import logs
+from app.collector import collector
 from app.api import archive as api_archive
 from app.api import takeback as api_takeback
 from app.api import bots as api_bots
@@ -111,12 +111,15 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         limiters = (app.state.create_limiter, app.state.action_limiter, app.state.chat_limiter)
         for limiter in limiters:
             await limiter.start()
-        _tune_garbage_collector()
+        collector.install()  # short young collections, survivors frozen (app/collector.py)
         janitor = asyncio.create_task(_give_back_memory(hub))
+        collecting = asyncio.create_task(collector.run())
         try:
             yield
         finally:
             janitor.cancel()
+            collecting.cancel()
+            collector.uninstall()
             for limiter in limiters:
                 await limiter.stop()
             await bots.stop()
@@ -189,18 +192,21 @@ def _truthful_openapi(app: FastAPI) -> None:
 
 async def _give_back_memory(hub: Hub, every_s: float = 5.0) -> None:
     """After many websockets close (a crowd of spectators leaves), collect their garbage and
-    hand the freed heap back to the system. With the collector tuned for rare full passes
-    (below), a closed socket's reference cycles would otherwise wait for one, and the freed
-    memory would stay with the process: 3,000 spectators kept ~115 MB after leaving."""
+    hand the freed heap back to the system: with survivors frozen (app/collector.py), a
+    closed socket's reference cycles would otherwise wait for the collector's next full pass,
+    and the freed memory would stay with the process (3,000 spectators kept ~115 MB after
+    leaving). Between departures, that full pass runs here when it is due."""
     peak = 0
     while True:
         await asyncio.sleep(every_s)
         now = hub.connection_count()
         peak = max(peak, now)
         if peak - now >= 200 and now <= peak * 3 // 4:
-            gc.collect()  # one pause, only after a mass departure
+            collector.sweep()  # one pause, only after a mass departure
             _trim_heap()
             peak = now
+        elif collector.sweep_if_due():
+            _trim_heap()
 
 
 def _trim_heap() -> None:
@@ -209,14 +215,6 @@ def _trim_heap() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
-
-
-def _tune_garbage_collector() -> None:
-    """Fewer, younger collections. With hundreds of sockets and cached games the heap is
-    large, and a full collection stalled the event loop for ~100 ms (the p99 latency went
-    from ~100 ms to ~16 ms at 100 actions/s; see docs/benchmarks.md)."""
-    gc.freeze()  # what start-up created lives as long as the process
-    gc.set_threshold(50_000, 20, 1_000)
 
 
 def _install_error_handlers(app: FastAPI) -> None:

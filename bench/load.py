@@ -7,6 +7,7 @@ websocket connected, bots acting at a fixed total rate.
     .venv/bin/python bench/load.py --frames changes                 # frames carry only what changed
     .venv/bin/python bench/load.py --frames changes --pages         # and each seat fetches the page's live part
     .venv/bin/python bench/load.py --profile /tmp/server.txt        # py-spy the server (pip install py-spy)
+    .venv/bin/python bench/load.py --gc-spy                         # the server's garbage collections
     .venv/bin/python bench/load.py --app-dir /tmp/keydom-before     # serve another checkout (before/after)
     .venv/bin/python bench/load.py --database-url postgresql://postgres@127.0.0.1/perf --reset
     .venv/bin/python bench/load.py --database-url ... --reset --workers 2 --server-cpus 0,1   # WORKERS=2
@@ -68,6 +69,7 @@ TO_ACT = re.compile(rb'"to_act":\s*\[([^\]]*)\]')
 FINISHED = re.compile(rb'"status":\s*"finished"')
 TICK = os.sysconf("SC_CLK_TCK")
 NODE_CLIENT = ROOT / "bench" / "node" / "load_client.mjs"
+GC_SPY = ROOT / "bench" / "gc_spy"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -407,6 +409,9 @@ def start_servers(args: argparse.Namespace, url: str) -> list[subprocess.Popen[b
                # Every bot and socket is on 127.0.0.1 and far faster than a person: lift the limits.
                "ACTIONS_PER_MINUTE": "1000000", "ACTIONS_BURST": "1000000", "WEBSOCKETS_PER_ADDRESS": "1000000",
                "CONNECTIONS_PER_ADDRESS": "1000000", "MAX_CONNECTIONS": "100000", "PYTHONPATH": str(args.app_dir)}
+        if args.gc_spy:
+            env["PYTHONPATH"] = f"{GC_SPY}{os.pathsep}{args.app_dir}"
+            env["GC_SPY"] = args.gc_spy
         command = [sys.executable, "-m", "app"]
         if cpus and cpus[n % len(cpus)]:
             command = ["taskset", "-c", cpus[n % len(cpus)], *command]
@@ -535,7 +540,24 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
         "frame_median": percentile(frames, 50), "frame_mean": sum(frames) / max(1, len(frames)),
         "kb_per_seat": (rss_idle - rss_before) / (len(games) * args.seats), "rss_mb": rss_idle / 1024,
         "fragments": sum(r["fragments"] for r in results), "fragments_failed": sum(r["fragments_failed"] for r in results),
+        "gc": gc_passes(args, pids, start + args.warmup, start + args.warmup + args.duration), "gc_spy": bool(args.gc_spy),
     }
+
+
+def gc_passes(args: argparse.Namespace, pids: list[int], begin: float, end: float) -> list[tuple[int, float, int]]:
+    """(generation, pause ms, objects visited) of each collection the servers made in the
+    measured window, from ``--gc-spy``'s records (bench/gc_spy/sitecustomize.py)."""
+    if not args.gc_spy:
+        return []
+    time.sleep(1.5)  # the records are written every second
+    passes = []
+    for pid in pids:
+        try:
+            with open(f"{args.gc_spy}.{pid}.json") as f:
+                passes += [(g, ms, n) for at, g, ms, n in orjson.loads(f.read())["passes"] if begin <= at <= end]
+        except FileNotFoundError:
+            pass
+    return passes
 
 
 def report(r: dict[str, float]) -> None:
@@ -550,6 +572,14 @@ def report(r: dict[str, float]) -> None:
         print("    per process: " + ", ".join(f"{ms:.2f}" for ms in r["each_ms"]) + " ms of CPU per action (of all actions)")
     if r["database_ms"] is not None:
         print(f"    PostgreSQL's processes: {r['database_ms']:.2f} ms of CPU per action", flush=True)
+    if r["gc"]:
+        pauses = sorted(ms for _, ms, _ in r["gc"])
+        print(f"    garbage collections: {len(pauses)} in the window, {sum(pauses):.0f} ms in all "
+              f"({sum(pauses) / max(1, r['actions']):.3f} ms per action), median {pauses[len(pauses) // 2]:.1f} ms, "
+              f"longest {pauses[-1]:.1f} ms; objects visited: at most {max(n for _, _, n in r['gc'])}; "
+              f"generations {sorted({g for g, _, _ in r['gc']})}", flush=True)
+    elif r["gc_spy"]:
+        print("    garbage collections: none in the window", flush=True)
     if r["fragments"]:
         print(f"    pages: {r['fragments'] / max(1, r['actions']):.1f} live parts fetched per action "
               f"({r['fragments_failed']:.0f} failed)", flush=True)
@@ -578,6 +608,8 @@ def main() -> None:
                         help="--workers separate servers, each game's requests and sockets all to one of them")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--reset", action="store_true", help="empty that PostgreSQL database before each run")
+    parser.add_argument("--gc-spy", default="", nargs="?", const="/tmp/keydom-gc",
+                        help="record the server's garbage collections (files with this prefix) and print them")
     parser.add_argument("--profile", default="", help="py-spy the server over the measured window into this file")
     parser.add_argument("--pages", action="store_true",
                         help="each seat also fetches the game page's live part after each new view, as the page does")

@@ -18,6 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "wire": set(),
     "background": set(),
     "reach": set(),  # this machine's own addresses, for links that reach friends
+    "collector": set(),  # how the process's garbage collector runs (app/collector.py)
     "store": {"settings"},
     "hub": {"settings", "store"},
     "table": {"games", "store", "hub", "settings"},
@@ -26,7 +27,8 @@ ALLOWED: dict[str, set[str]] = {
     "bots": {"background", "table", "notify", "games", "store", "hub", "settings"},
     "api": {"table", "notify", "bots", "games", "store", "hub", "settings", "wire", "logs"},
     "web": {"api", "table", "notify", "bots", "games", "store", "settings", "wire", "reach"},
-    "main": {"api", "web", "table", "notify", "bots", "games", "store", "hub", "settings", "logs", "wire"},
+    "main": {"api", "web", "table", "notify", "bots", "games", "store", "hub", "settings", "logs", "wire",
+             "collector"},
     "cli": {"table", "store", "hub", "settings"},
     "__main__": {"api", "main", "settings", "store", "cli", "reach"},
 }

@@ -1,0 +1,105 @@
+"""How the server's cyclic garbage collector runs: short young collections, no middle ones.
+
+A busy table keeps every recently moved game's state and views alive for a second or so:
+tens of thousands of fresh lists, tuples and dicts at any time. CPython's collector visits
+every young object it finds alive, then visits the survivors again in each older
+generation's collection. With a large young generation one pass stopped the event loop for
+12–68 ms; with a small one the middle generation's passes took 72–89 ms (docs/benchmarks.md,
+fourteenth and fifteenth rounds).
+
+So: a small young generation, and after every collection its survivors are frozen
+(``gc.freeze``) into the permanent generation, which no automatic collection visits. Each
+object is visited once, young, and a pause is bounded by what one small generation holds.
+Frozen objects are still freed by reference counting, which is how game states and views
+die; only reference cycles among them that became garbage after they were frozen (a closed
+socket's, an aborted request's) wait. For those, :meth:`Collector.sweep_if_due` unfreezes
+and collects everything once the frozen count has grown well past what the last full pass
+left (the janitor in ``app.main`` asks every few seconds), and :meth:`Collector.sweep` does
+so at once (after a crowd of sockets leaves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from typing import Any
+
+
+class Collector:
+    def __init__(self, young: int = 5_000, growth: float = 2.0, floor: int = 1_000_000) -> None:
+        self.young = young  # tracked allocations between young collections
+        self.growth = growth  # a full pass when the frozen count exceeds growth x the last one's
+        self.floor = floor  # ... and this many objects: a small server never needs one
+        self.limit = floor
+        self.sweeps = 0
+        self.users = 0  # servers in this process that asked for it (tests run several)
+        self._before: tuple[int, int, int] | None = None
+
+    def install(self) -> None:
+        """Freeze what start-up made (it lives as long as the process) and take over."""
+        self.users += 1
+        if self._before is not None:
+            return
+        self._before = gc.get_threshold()
+        gc.collect()
+        gc.freeze()
+        self.limit = max(self.floor, int(gc.get_freeze_count() * self.growth))
+        # The older generations stay empty (survivors are frozen), so their thresholds only
+        # matter for the count CPython keeps; keep them from ever triggering a pass of their own.
+        gc.set_threshold(self.young, 1_000_000, 1_000_000)
+        gc.callbacks.append(self._after_collection)
+
+    def uninstall(self) -> None:
+        """Hand everything back to the ordinary collector (a test's server stopping)."""
+        self.users = max(0, self.users - 1)
+        if self._before is None or self.users:
+            return
+        if self._after_collection in gc.callbacks:
+            gc.callbacks.remove(self._after_collection)
+        gc.unfreeze()
+        gc.set_threshold(*self._before)
+        self._before = None
+
+    def _after_collection(self, phase: str, info: dict[str, Any]) -> None:
+        # Called by CPython around every collection; at "stop", what is left is alive.
+        if phase == "stop":
+            gc.freeze()
+
+    async def run(self, every_s: float = 0.25, busy_s: float = 0.002) -> None:
+        """Collect the young generation every ``every_s`` in which the process worked.
+
+        CPython counts tracked allocations *minus* deallocations: while a game's new state
+        replaces its old one the count stands still, the young generation grows unseen, and
+        the collection that finally comes visits tens of thousands of objects at once. A
+        pass every tenth of a second instead visits what that tenth made; an idle process
+        is not collected at all."""
+        used = time.process_time()
+        while True:
+            await asyncio.sleep(every_s)
+            now = time.process_time()
+            if now - used >= busy_s:
+                gc.collect(0)
+            used = time.process_time()
+
+    def due(self) -> bool:
+        return self._before is not None and gc.get_freeze_count() > self.limit
+
+    def sweep(self) -> int:
+        """One full pass over everything, frozen or not; returns what it collected."""
+        if self._before is None:
+            return gc.collect()
+        gc.unfreeze()
+        found = gc.collect()  # the callback freezes the survivors again
+        self.sweeps += 1
+        self.limit = max(self.floor, int(gc.get_freeze_count() * self.growth))
+        return found
+
+    def sweep_if_due(self) -> bool:
+        if not self.due():
+            return False
+        self.sweep()
+        return True
+
+
+collector = Collector()  # one per process: the collector's settings are the process's
