@@ -7,15 +7,16 @@ generation's collection. With a large young generation one pass stopped the even
 12–68 ms; with a small one the middle generation's passes took 72–89 ms (docs/benchmarks.md,
 fourteenth and fifteenth rounds).
 
-So: a small young generation, and after every collection its survivors are frozen
-(``gc.freeze``) into the permanent generation, which no automatic collection visits. Each
-object is visited once, young, and a pause is bounded by what one small generation holds.
+So: after every collection its survivors are frozen (``gc.freeze``) into the permanent
+generation, which no automatic collection visits, and every quarter of a second in which
+the process worked the young generation is collected (:meth:`Collector.run`). Each object
+is visited once, young, and a pause is bounded by what a quarter of a second made.
 Frozen objects are still freed by reference counting, which is how game states and views
 die; only reference cycles among them that became garbage after they were frozen (a closed
 socket's, an aborted request's) wait. For those, :meth:`Collector.sweep_if_due` unfreezes
 and collects everything once the frozen count has grown well past what the last full pass
-left (the janitor in ``app.main`` asks every few seconds), and :meth:`Collector.sweep` does
-so at once (after a crowd of sockets leaves).
+left, or somewhat past it after ten minutes (the janitor in ``app.main`` asks every few
+seconds), and :meth:`Collector.sweep` does so at once (after a crowd of sockets leaves).
 """
 
 from __future__ import annotations
@@ -27,11 +28,18 @@ from typing import Any
 
 
 class Collector:
-    def __init__(self, young: int = 5_000, growth: float = 2.0, floor: int = 1_000_000) -> None:
+    def __init__(self, young: int = 5_000, growth: float = 2.0, floor: int = 1_000_000,
+                 every_s: float = 600.0, drift: float = 1.1) -> None:
         self.young = young  # tracked allocations between young collections
         self.growth = growth  # a full pass when the frozen count exceeds growth x the last one's
         self.floor = floor  # ... and this many objects: a small server never needs one
         self.limit = floor
+        # ... or, after ``every_s``, when it exceeds drift x the last one's: cycles frozen
+        # while alive (a socket's handshake, a request in flight) wait at most that long.
+        self.every_s = every_s
+        self.drift = drift
+        self.left = 0  # the frozen count the last full pass left
+        self.last = time.monotonic()
         self.sweeps = 0
         self.users = 0  # servers in this process that asked for it (tests run several)
         self._before: tuple[int, int, int] | None = None
@@ -44,7 +52,7 @@ class Collector:
         self._before = gc.get_threshold()
         gc.collect()
         gc.freeze()
-        self.limit = max(self.floor, int(gc.get_freeze_count() * self.growth))
+        self._passed()
         # The older generations stay empty (survivors are frozen), so their thresholds only
         # matter for the count CPython keeps; keep them from ever triggering a pass of their own.
         gc.set_threshold(self.young, 1_000_000, 1_000_000)
@@ -82,8 +90,16 @@ class Collector:
                 gc.collect(0)
             used = time.process_time()
 
+    def _passed(self) -> None:
+        self.left = gc.get_freeze_count()
+        self.limit = max(self.floor, int(self.left * self.growth))
+        self.last = time.monotonic()
+
     def due(self) -> bool:
-        return self._before is not None and gc.get_freeze_count() > self.limit
+        if self._before is None:
+            return False
+        frozen = gc.get_freeze_count()
+        return frozen > self.limit or (time.monotonic() - self.last >= self.every_s and frozen > self.left * self.drift)
 
     def sweep(self) -> int:
         """One full pass over everything, frozen or not; returns what it collected."""
@@ -92,7 +108,7 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()  # the callback freezes the survivors again
         self.sweeps += 1
-        self.limit = max(self.floor, int(gc.get_freeze_count() * self.growth))
+        self._passed()
         return found
 
     def sweep_if_due(self) -> bool:

@@ -62,6 +62,19 @@ def test_a_full_pass_is_due_only_past_the_limit_and_resets_it(collector):
     del kept
 
 
+def test_after_ten_minutes_a_smaller_growth_is_enough(collector):
+    collector.limit = 10**9  # only the time rule can call for a pass here
+    collector.left = gc.get_freeze_count()
+    kept = [[i] for i in range(max(20_000, collector.left // 5))]  # more than 10% over
+    gc.collect(0)
+    assert not collector.due()  # too soon
+    collector.last -= collector.every_s
+    assert collector.due()
+    collector.sweep()
+    assert not collector.due() and collector.left == gc.get_freeze_count()
+    del kept
+
+
 def test_two_servers_in_one_process_share_it_and_the_last_to_stop_restores_the_collector(collector):
     collector.install()  # a second server
     collector.uninstall()
