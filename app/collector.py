@@ -29,14 +29,14 @@ from typing import Any
 
 class Collector:
     def __init__(self, young: int = 5_000, growth: float = 2.0, floor: int = 1_000_000,
-                 every_s: float = 600.0, drift: float = 1.1) -> None:
-        self.young = young  # tracked allocations between young collections
+                 sweep_after_s: float = 600.0, drift: float = 1.1) -> None:
+        self.young = young  # net tracked allocations that start a young collection
         self.growth = growth  # a full pass when the frozen count exceeds growth x the last one's
         self.floor = floor  # ... and this many objects: a small server never needs one
         self.limit = floor
-        # ... or, after ``every_s``, when it exceeds drift x the last one's: cycles frozen
-        # while alive (a socket's handshake, a request in flight) wait at most that long.
-        self.every_s = every_s
+        # ... or, ``sweep_after_s`` after it, when it exceeds drift x the last one's: cycles
+        # frozen while alive (a socket's handshake, a request in flight) wait about that long.
+        self.sweep_after_s = sweep_after_s
         self.drift = drift
         self.left = 0  # the frozen count the last full pass left
         self.last = time.monotonic()
@@ -80,8 +80,8 @@ class Collector:
         CPython counts tracked allocations *minus* deallocations: while a game's new state
         replaces its old one the count stands still, the young generation grows unseen, and
         the collection that finally comes visits tens of thousands of objects at once. A
-        pass every tenth of a second instead visits what that tenth made; an idle process
-        is not collected at all."""
+        pass every quarter of a second instead visits what that quarter made; an idle
+        process is not collected at all."""
         used = time.process_time()
         while True:
             await asyncio.sleep(every_s)
@@ -99,7 +99,7 @@ class Collector:
         if self._before is None:
             return False
         frozen = gc.get_freeze_count()
-        return frozen > self.limit or (time.monotonic() - self.last >= self.every_s and frozen > self.left * self.drift)
+        return frozen > self.limit or (time.monotonic() - self.last >= self.sweep_after_s and frozen > self.left * self.drift)
 
     def sweep(self) -> int:
         """One full pass over everything, frozen or not; returns what it collected."""

@@ -68,7 +68,7 @@ def test_after_ten_minutes_a_smaller_growth_is_enough(collector):
     kept = [[i] for i in range(max(20_000, collector.left // 5))]  # more than 10% over
     gc.collect(0)
     assert not collector.due()  # too soon
-    collector.last -= collector.every_s
+    collector.last -= collector.sweep_after_s
     assert collector.due()
     collector.sweep()
     assert not collector.due() and collector.left == gc.get_freeze_count()
