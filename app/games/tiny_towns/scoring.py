@@ -29,7 +29,7 @@ Judgement calls, where the rulebook and the cards are silent:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Callable, Iterator
 
@@ -55,6 +55,7 @@ class TownScore:
     fed_cottages: int  # fed Cottages under the best feeding (a fed Barrett Castle is 2)
     cottages: int  # Cottages on the board, for the tiebreak (Barrett Castle is 2)
     empty_squares: int
+    fed: frozenset[Cell] = field(default=frozenset(), compare=False)  # the fed squares of that feeding
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ def score_town(
         fed_cottages=_fed_cottages(s),
         cottages=sum(COTTAGE_WORTH.get(b, 0) for b in s.at.values()),
         empty_squares=empty,
+        fed=s.fed,
     )
 
 

@@ -124,6 +124,10 @@ class Town:
     code: int = field(default=0, compare=False, repr=False)
     held: int = field(default=0, compare=False, repr=False)
     built: int = field(default=0, compare=False, repr=False)
+    # The squares as JSON (``to_json``) and the squares object it was made from: kept
+    # while the town owns no square, since squares shared with a copy never change (a
+    # change copies them first). Towns that did not change in a step dump as they did.
+    json_memo: Any = field(default=None, compare=False, repr=False)
 
     def __getitem__(self, cell: Cell) -> Square:
         """The square, to read or change: a square shared with a copy is copied first."""
@@ -228,12 +232,20 @@ class Town:
 
     # --- JSON ---
     def to_json(self) -> list[list[Any]]:
+        """The squares as JSON, read only: the same lists may be given to every later caller."""
+        memo = self.json_memo
+        if memo is not None and memo[0] is self.squares and not self.owned:
+            return memo[1]
+
         def sq(s: Square) -> Any:
             if s.building:
                 return {"b": s.building, "on": list(s.stored)} if s.stored else {"b": s.building}
             return s.resource
 
-        return [[sq(s) for s in row] for row in self.squares]
+        made = [[sq(s) for s in row] for row in self.squares]
+        if not self.owned:
+            self.json_memo = (self.squares, made)
+        return made
 
     @classmethod
     def from_json(cls, raw: list[list[Any]]) -> "Town":

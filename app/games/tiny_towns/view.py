@@ -20,7 +20,7 @@ from app.games.protocol import seat_view
 from .content import ALL_CARDS, RESOURCES
 from .rules import (BUILD, KEEP, NAME, PICK, PLACE, STEP_NAMES, WATCH, Game, Player, a_card,
                     buildable, card_name, is_solo, is_town_hall, pickable, result, sites, to_act)
-from .scoring import best_feeding, score_town
+from .scoring import score_town
 from .town import Cell, Town
 
 Seat = int
@@ -89,7 +89,7 @@ def player_public(g: Game, p: Player, acting: bool, cards: tuple[str, ...], draw
            p.master_builder_turns, len(p.cavern), p.caverns_used, watch, p.shrine_value)
     part = drawn.parts.get(key)
     if part is None:
-        total, fed = _score_now(drawn.dumped, right, p.place, p.shrine_value, cards)
+        total, fed = _score_now(p.town, drawn.dumped, right, p.place, p.shrine_value, cards)
         part = {
             "seat": p.seat,
             "town": drawn.town,
@@ -153,7 +153,7 @@ def clear_memos() -> None:
     _TOWNS.clear()
     cards_json.cache_clear()
     card_json.cache_clear()
-    _score_now.cache_clear()
+    _SCORES.clear()
 
 
 CUBE_HOLDERS = {"factory": "factory", "bank": "bank", "warehouse": "warehouse", "cottage": "statue"}
@@ -171,16 +171,25 @@ def stored_cubes(town: Town) -> dict[str, list[list[str]]]:
     return cubes
 
 
-@lru_cache(maxsize=8192)
-def _score_now(drawn: bytes, right: int | None, place: int | None, shrine: int | None,
+SCORES_KEPT = 8192  # scores remembered (early towns look alike across games)
+_SCORES: dict[tuple[Any, ...], tuple[int, list[list[int]]]] = {}
+
+
+def _score_now(town: Town, drawn: bytes, right: int | None, place: int | None, shrine: int | None,
                cards: tuple[str, ...]) -> tuple[int, list[list[int]]]:
-    # The town's score if the game ended now, and its fed Cottages (towns are public, and
-    # only built monuments count, so this reveals nothing). Memoised across games too:
-    # early towns look alike.
-    town = Town.from_json(orjson.loads(drawn))
-    total = score_town(town, right_feast_halls=right, completion_place=place, shrine_value=shrine,
-                       game_types=cards).total
-    return total, sorted([r, c] for r, c in best_feeding(town))
+    """The town's score if the game ended now, and its fed Cottages under the feeding that
+    scores (towns are public, and only built monuments count, so this reveals nothing).
+    Remembered by the town as bytes (``drawn``), across games too; worked out from ``town``."""
+    key = (drawn, right, place, shrine, cards)
+    kept = _SCORES.get(key)
+    if kept is None:
+        score = score_town(town, right_feast_halls=right, completion_place=place, shrine_value=shrine,
+                           game_types=cards)
+        kept = (score.total, sorted([r, c] for r, c in score.fed))
+        if len(_SCORES) >= SCORES_KEPT:
+            _SCORES.pop(next(iter(_SCORES), None), None)  # the oldest (never fails, even between threads)
+        _SCORES[key] = kept
+    return kept
 
 
 def has_chosen(g: Game, p: Player) -> bool:
