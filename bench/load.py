@@ -544,8 +544,8 @@ def run_rate(args: argparse.Namespace, rate: float, url: str) -> dict[str, float
     }
 
 
-def gc_passes(args: argparse.Namespace, pids: list[int], begin: float, end: float) -> list[tuple[int, float, int]]:
-    """(generation, pause ms, objects visited) of each collection the servers made in the
+def gc_passes(args: argparse.Namespace, pids: list[int], begin: float, end: float) -> list[tuple[int, float, int, int]]:
+    """(generation, pause ms, objects visited, garbage found) of each collection the servers made in the
     measured window, from ``--gc-spy``'s records (bench/gc_spy/sitecustomize.py)."""
     if not args.gc_spy:
         return []
@@ -554,7 +554,7 @@ def gc_passes(args: argparse.Namespace, pids: list[int], begin: float, end: floa
     for pid in pids:
         try:
             with open(f"{args.gc_spy}.{pid}.json") as f:
-                passes += [(g, ms, n) for at, g, ms, n in orjson.loads(f.read())["passes"] if begin <= at <= end]
+                passes += [(g, ms, n, found) for at, g, ms, n, found in orjson.loads(f.read())["passes"] if begin <= at <= end]
         except FileNotFoundError:
             pass
     return passes
@@ -573,11 +573,12 @@ def report(r: dict[str, float]) -> None:
     if r["database_ms"] is not None:
         print(f"    PostgreSQL's processes: {r['database_ms']:.2f} ms of CPU per action", flush=True)
     if r["gc"]:
-        pauses = sorted(ms for _, ms, _ in r["gc"])
+        pauses = sorted(ms for _, ms, _, _ in r["gc"])
         print(f"    garbage collections: {len(pauses)} in the window, {sum(pauses):.0f} ms in all "
               f"({sum(pauses) / max(1, r['actions']):.3f} ms per action), median {pauses[len(pauses) // 2]:.1f} ms, "
-              f"longest {pauses[-1]:.1f} ms; objects visited: at most {max(n for _, _, n in r['gc'])}; "
-              f"generations {sorted({g for g, _, _ in r['gc']})}", flush=True)
+              f"longest {pauses[-1]:.1f} ms; objects visited: at most {max(n for _, _, n, _ in r['gc'])}; "
+              f"garbage found: {sum(found for _, _, _, found in r['gc']) / max(1, r['actions']):.1f} objects per action; "
+              f"generations {sorted({g for g, _, _, _ in r['gc']})}", flush=True)
     elif r["gc_spy"]:
         print("    garbage collections: none in the window", flush=True)
     if r["fragments"]:
