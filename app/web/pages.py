@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import FileSystemLoader, select_autoescape
 
 from app.api.deps import TableDep, TokenDep, base_url
 from app.api.ratelimit import check_create_rate
@@ -19,12 +20,14 @@ from . import bots as bot_pages
 from .social import game_social
 from .forms import refuse_cross_site, text_form
 from .qr import seat_qr
-from .render import drawn_once, game_context, title_content
+from .render import ViewEnvironment, drawn_once, frozen, game_context, title_content
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=ROOT / "templates")
+templates = Jinja2Templates(env=ViewEnvironment(loader=FileSystemLoader(ROOT / "templates"),
+                                                autoescape=select_autoescape()))  # as Jinja2Templates(directory=...) would
 templates.env.filters["duration"] = bot_pages.duration
 templates.env.globals["drawn_once"] = drawn_once
+templates.env.globals["frozen"] = frozen
 
 
 NO_STORE = {"Cache-Control": "no-store"}  # pages that carry a seat's secret

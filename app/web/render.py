@@ -7,8 +7,36 @@ import importlib
 import re
 from typing import Any, Callable
 
+import jinja2
+
 from app.games import get_title
 from app.table.memo import ByIdentity
+
+
+# What a template's ``x.name`` finds on a dict or on None without looking at its items:
+# their methods and other attributes (``by_target.get``, ``public.items``).
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+_NONE_ATTRIBUTES = frozenset(dir(None))
+
+
+class ViewEnvironment(jinja2.Environment):
+    """The pages' templates read views, which are plain dicts: ``p.town``, ``private.pending``,
+    thousands of times a page. Jinja looks for an attribute first and takes the item only
+    after the ``AttributeError``, an exception per read (a sixth of drawing a page). A dict
+    has no attributes but its class's, so for any other name the item is what Jinja would
+    find: it is looked up at once. Reads of None (``private.x`` for a spectator) are
+    undefined at once, as Jinja would make them after two exceptions."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        kind = type(obj)
+        if kind is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        if obj is None and attribute not in _NONE_ATTRIBUTES:
+            return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
 
 PLAYER_NUMBER = re.compile(r"\b([Pp]layer|[Ss]eat) (\d+)\b")  # "Seat 2 starts", "player 2's store"
@@ -124,6 +152,16 @@ _DRAWN: ByIdentity[Any] = ByIdentity(4096)
 
 def drawn_once(part: object, facts: tuple[Any, ...], draw: Callable[..., Any], *args: Any) -> Any:
     """``draw(*args)`` (a template macro), remembered for this view ``part`` and ``facts``:
-    ``facts`` must name everything else the drawing shows, and the drawing must not
-    depend on the viewer (only on the part and the facts)."""
+    ``facts`` must name everything else the drawing shows (a seat's own choices and screen
+    too, where it shows them: see ``frozen``), so that it depends on nothing else."""
     return _DRAWN.get((part,), facts, lambda: draw(*args))
+
+
+def frozen(value: Any) -> Any:
+    """A part of a view as a fact for ``drawn_once``: its lists and dicts as tuples, all the way down."""
+    kind = type(value)
+    if kind is dict:
+        return tuple((key, frozen(item)) for key, item in value.items())
+    if kind is list or kind is tuple:
+        return tuple(frozen(item) for item in value)
+    return value
