@@ -1,6 +1,7 @@
-"""Board parts drawn once per change (``app/web/render.drawn_once``): another seat's Tiny
-Towns town is drawn again only when it (or a fact it shows) changed, and every page is
-exactly what drawing it afresh gives."""
+"""Board parts drawn once per change (``app/web/render.drawn_once``): a Tiny Towns town or
+card is drawn again only when it (or a fact it shows: for the seat's own town, its choices,
+construction and hidden placement) changed, and every page is exactly what drawing it
+afresh gives. The pages' environment reads views as Jinja would, only faster."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ async def test_every_page_through_a_game_is_what_drawing_it_afresh_gives(client)
     auths = [{"Authorization": f"Bearer {s['token']}"} for s in created["seats"]]
     rng = random.Random(2)
     redrawn = 0
-    for _ in range(30):
+    for _ in range(60):  # through placements hidden until revealed, and constructions
         views = [(await client.get(f"/api/games/{game_id}", headers=a)).json() for a in auths]
         for seat, auth in enumerate(auths):
             kept = await client.get(f"/g/{game_id}/fragment", headers=auth)
@@ -49,3 +50,23 @@ async def test_every_page_through_a_game_is_what_drawing_it_afresh_gives(client)
                                   json={"option": rng.choice(options), "version": views[seat]["version"]})
         assert acted.status_code == 200, acted.text
     assert redrawn, "the towns were taken from what was drawn before"
+
+
+def test_the_pages_environment_reads_a_view_as_jinja_would():
+    import jinja2
+
+    plain, ours = jinja2.Environment(), render.ViewEnvironment()
+    part = {"town": [1, 2], "items": "an item", "get": "another", "none": None}
+    for source in ("{{ p.town }}", "{{ p.items }}", "{{ p.get('town') }}", "{{ p.missing is defined }}",
+                   "{{ p.none.x is defined }}", "{{ q.x is defined }}", "{{ p['items'] }}",
+                   "{% for k, v in p.items() %}{{ k }}{% endfor %}", "{{ p.town.count(1) }}",
+                   "{{ p.__class__.__name__ }}", "{{ q.__class__.__name__ }}"):
+        expected = plain.from_string(source).render(p=part, q=None)
+        assert ours.from_string(source).render(p=part, q=None) == expected, source
+    strict = render.ViewEnvironment(undefined=jinja2.StrictUndefined)
+    for source in ("{{ p.missing }}", "{{ q.x }}"):
+        try:
+            strict.from_string(source).render(p=part, q=None)
+        except jinja2.UndefinedError:
+            continue
+        raise AssertionError(f"{source} should be undefined")
