@@ -206,6 +206,7 @@ class Hosting:
     def __init__(self, table: "Table") -> None:
         self.table = table
         self.lines: dict[str, list[tuple[int, str]]] = {}  # per game, filled when the game is loaded
+        self.line_times: dict[str, list[tuple[int, datetime]]] = {}  # and when each was written (logtimes.py)
         self._seen_written: dict[tuple[str, int], float] = {}
         # The address the host chose for links ("" for none: the request's own), as last read.
         self.link_address = ""
@@ -236,12 +237,14 @@ class Hosting:
     async def load_lines(self, session: AsyncSession, game_id: str) -> None:
         """Read a game's table lines (called where the game's seat names are read)."""
         rows = (await session.execute(
-            select(TableLine.at_line, TableLine.line).where(TableLine.game_id == game_id)
+            select(TableLine.at_line, TableLine.line, TableLine.created_at).where(TableLine.game_id == game_id)
             .order_by(TableLine.id.desc()).limit(KEEP_TABLE_LINES)
         )).all()
         if len(self.lines) > 4096:
             self.lines.clear()
-        self.lines[game_id] = [(at, line) for at, line in reversed(rows)]
+            self.line_times.clear()
+        self.lines[game_id] = [(at, line) for at, line, _ in reversed(rows)]
+        self.line_times[game_id] = [(at, when) for at, _, when in reversed(rows)]
 
     async def write_line(self, session: AsyncSession, game_id: str, line: str) -> None:
         """Add a line to the game's log after the title's current last line; it is a change
@@ -251,6 +254,7 @@ class Hosting:
             game_id=game_id, at_line=await self._log_total(game_id), line=line[:200], created_at=now))
         await session.execute(update(GAMES).where(GAMES.c.id == game_id).values(updated_at=now))
         self.lines.pop(game_id, None)
+        self.line_times.pop(game_id, None)
 
     async def _log_total(self, game_id: str) -> int:
         snap, _ = await self.table.load_stored(game_id)

@@ -20,6 +20,7 @@ import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any, Awaitable, Callable, Sequence
 
@@ -494,6 +495,7 @@ class Table:
                 raise StaleVersion("Someone else acted at the same moment. Choose again.")
         self.cache.put(after)
         self._keep_views(after.game_id, views)
+        self.log_times.wrote(after.game_id, new_state.log.total, len(params["lines"]), now)
         await self.hub.publish(after.game_id, after.version, moved)
         self.events.publish(TableEvent(
             "action", after.game_id, after.version, seat,
@@ -526,6 +528,8 @@ class Table:
             self.cache.drop(game_id)
             return
         changed = [new != old for new, old in zip(moved.view_versions, before)]
+        self.log_times.wrote(game_id, new_state.log.total, len(lines_written(snap.state, new_state)),
+                             datetime.fromtimestamp(moved.at, timezone.utc))
         self.cache.put(moved_on(title, snap, moved.seat, moved.option, new_state, moved.at, changed,
                                 finished=title.result(new_state) is not None))
 

@@ -67,3 +67,42 @@ async def test_the_game_page_shows_each_recent_lines_time(client):
         assert all(times), items
         assert all(t.group(1)[11:16] == t.group(2) for t in times)
         assert any("Bob takes seat 2" in item for item in items)
+
+
+async def test_times_stay_right_through_a_takeback_and_a_later_move(client, monkeypatch):
+    """The newest lines' times are remembered as actions are taken; a taken-back action's
+    lines are written again by the next one, whose time must replace theirs."""
+    import datetime as dt
+
+    import app.table.service as service
+
+    table = table_of(client)
+    game = await create(client, ["Ann", "Bob"], options={"monuments": False})  # Ann names a resource first
+    auth = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    mine = (await client.get(f"/api/games/{game['id']}", headers=auth)).json()
+    acted = await client.post(f"/api/games/{game['id']}/actions", headers=auth,
+                              json={"option": mine["options"][0]["id"], "version": mine["version"]})
+    assert acted.status_code == 200, acted.text
+    asked = await client.post(f"/api/games/{game['id']}/takeback", headers=auth, json={"version": acted.json()["version"]})
+    assert asked.status_code == 200, asked.text
+    bob = {"Authorization": f"Bearer {game['seats'][1]['token']}"}
+    taken = await client.post(f"/api/games/{game['id']}/takeback/answer", headers=bob,
+                              json={"request": asked.json()["takeback"]["request"]["id"], "accept": True})
+    assert taken.status_code == 200, taken.text
+    later = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None) + dt.timedelta(hours=3)
+    monkeypatch.setattr(service, "utcnow", lambda: later)
+    mine = (await client.get(f"/api/games/{game['id']}", headers=auth)).json()
+    again = await client.post(f"/api/games/{game['id']}/actions", headers=auth,
+                              json={"option": mine["options"][1]["id"], "version": mine["version"]})
+    assert again.status_code == 200, again.text
+    page = (await client.get(f"/api/games/{game['id']}/log")).json()
+    async with table.db.read() as session:
+        made = (await session.execute(sa.select(Game.created_at).where(Game.id == game["id"]))).scalar_one()
+        actions = (await session.execute(sa.select(Action.log, Action.created_at)
+                                         .where(Action.game_id == game["id"]).order_by(Action.seq))).all()
+    expected = [t for lines, at in actions for t in [stamp(at)] * len(lines)]
+    assert actions and actions[-1][0] and stamp(actions[-1][1]) == stamp(later)
+    assert page["times"] == [stamp(made)] * (page["total"] - len(expected)) + expected
+    html = (await client.get(f"/g/{game['id']}/fragment", headers=auth)).text
+    log = html[html.index('<section class="log"'):]
+    assert f'<time datetime="{stamp(later)}">' in log, (log[:1500], page)

@@ -154,7 +154,10 @@ async def test_a_game_stored_before_actions_kept_their_lines_is_paged_by_replayi
     expected = [(await table.log_page(game.id, before, 40)) for before in (None, 120, 61, 7)]
     async with table.db.write() as session:
         await session.execute(update(ACTIONS).where(ACTIONS.c.game_id == game.id).values(log=None))
-    replayed = [(await table.log_page(game.id, before, 40)) for before in (None, 120, 61, 7)]
+    # Such games come from before an upgrade: a process started since, which took none of
+    # their actions itself (it remembers the times of the lines it saw written).
+    started = Table(table.db, Hub())
+    replayed = [(await started.log_page(game.id, before, 40)) for before in (None, 120, 61, 7)]
     # The lines come back by replaying; their times are unknown then (only stored lines tell).
     assert all(time is None for page in replayed for time in page.pop("times"))
     for page in expected:
