@@ -1,11 +1,13 @@
 """Board parts drawn once per change (``app/web/render.drawn_once``): a Tiny Towns town or
-card is drawn again only when it (or a fact it shows: for the seat's own town, its choices,
-construction and hidden placement) changed, and every page is exactly what drawing it
-afresh gives. The pages' environment reads views as Jinja would, only faster."""
+card, a Key Harvest country board, is drawn again only when it (or a fact it shows: for the
+seat's own town, its choices, construction and hidden placement; for a board, the seat's
+choices on boards) changed, and every page is exactly what drawing it afresh gives. The pages' environment reads views as Jinja would, only faster."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from app.web import render
 
@@ -25,9 +27,10 @@ def test_a_part_is_drawn_again_only_for_another_part_or_other_facts():
     assert drawings == ["ann", "bob", "twin"]
 
 
-async def test_every_page_through_a_game_is_what_drawing_it_afresh_gives(client):
-    created = (await client.post("/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob", "Cy"],
-                                                     "seed": 11, "options": {"monuments": True}})).json()
+@pytest.mark.parametrize("title, options", [("tiny-towns", {"monuments": True}), ("key-harvest", None)])
+async def test_every_page_through_a_game_is_what_drawing_it_afresh_gives(client, title, options):
+    created = (await client.post("/api/games", json={"title": title, "players": ["Ann", "Bob", "Cy"],
+                                                     "seed": 11, "options": options})).json()
     game_id = created["id"]
     auths = [{"Authorization": f"Bearer {s['token']}"} for s in created["seats"]]
     rng = random.Random(2)
