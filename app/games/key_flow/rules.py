@@ -158,11 +158,18 @@ _places: dict[str, dict[int, str]] = {ROAD: {}, RIVER: {}}  # by row, by column:
 
 def find(p: Player, place: str) -> Entry:
     row, _, col = place.partition(".")
-    at = int(col)
+    e = card_at(p, row, int(col))
+    if e is None:
+        raise IllegalAction(f"There is no card at {place} in that village.")
+    return e
+
+
+def card_at(p: Player, row: str, col: int | None) -> Entry | None:
+    """The card at this row and column of p's village, or None."""
     for e in p.village:
-        if e["col"] == at and e["row"] == row:
+        if e["col"] == col and e["row"] == row:
             return e
-    raise IllegalAction(f"There is no card at {place} in that village.")
+    return None
 
 
 def live_panel(e: Entry) -> int:
@@ -529,9 +536,9 @@ _jobs_of = attrgetter("jobs")
 
 def road_card(p: Player, col: int) -> Entry:
     """The card in the road row of p's village at this column (a listed keyple target)."""
-    for e in p.village:
-        if e["col"] == col and e["row"] == ROAD:
-            return e
+    e = card_at(p, ROAD, col)
+    if e is not None:
+        return e
     raise IllegalAction(f"There is no road card at column {col} in that village.")  # (a listed target is)
 
 
@@ -1235,9 +1242,8 @@ def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
         return False
     for seat, lo, hi in reachable(g, p, c):
         if seat == owner:
-            for e in g.players[owner].village:
-                if e["col"] == col and e["row"] == ROAD:
-                    return keyple_tokens(e, c.keyples, p.tokens, lo, hi, owner == p.seat) is not None
+            e = card_at(g.players[owner], ROAD, col)
+            return e is not None and keyple_tokens(e, c.keyples, p.tokens, lo, hi, owner == p.seat) is not None
     return False
 
 
@@ -1298,8 +1304,7 @@ def is_move_listed(p: Player, option_id: object) -> bool:
     # each place read as where() writes it (a row, a dot, a column as str(int) writes it)
     a_row, _, a_col = a.partition(".")
     b_row, _, b_col = b.partition(".")
-    at = dict(zip(map(_place_of, p.village), p.village))  # by (row, column), made in C
-    src, dst = at.get((a_row, _number(a_col))), at.get((b_row, _number(b_col)))
+    src, dst = card_at(p, a_row, _number(a_col)), card_at(p, b_row, _number(b_col))
     return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
             and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
 
