@@ -50,8 +50,7 @@ from __future__ import annotations
 import copy
 from bisect import insort
 from dataclasses import dataclass, field
-from itertools import compress, repeat
-from operator import attrgetter, is_, itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Iterator
 
 from app.games.gamelog import GameLog
@@ -1152,12 +1151,13 @@ def result(g: Game) -> Result | None:
 # --- The protocol: who acts, what they may choose, applying a choice ---
 
 def to_act(g: Game) -> frozenset[Seat]:
-    # is_acting for every seat, its phase asked once (a playout asks at every step)
-    # (a player's seat is its place in g.players; the first two read in C)
+    # is_acting for every seat, its phase asked once (a playout asks at every step); for six
+    # players, a comprehension's attribute reads cost less than map() with attrgetter and
+    # compress() (which read each attribute through the generic lookup)
     if g.phase in (DRAFT, WINTER_K):
-        return frozenset(compress(range(len(g.players)), map(is_, map(_chosen_of, g.players), repeat(None))))
+        return frozenset([p.seat for p in g.players if p.chosen is None])
     if g.phase == RESOLVE:
-        return frozenset(compress(range(len(g.players)), map(_jobs_of, g.players)))
+        return frozenset([p.seat for p in g.players if p.jobs])
     if g.phase == TOKENS:
         return frozenset([p.seat for p in g.players if p.jobs or not p.done])
     return NOBODY
@@ -1232,7 +1232,24 @@ def is_draft_choice(g: Game, p: Player, option_id: object) -> bool:
         return option_id.startswith("pick:") and option_id[5:] in (p.winter_k if g.phase == WINTER_K else p.hand)
     if option_id in ("cancel", "discard"):
         return option_id == "cancel" or g.phase == DRAFT
-    c = CARDS[p.choosing]
+    # the bot asks this of the use it weighed best, then apply of the same use: the answer
+    # is kept for that very game, player, picked card and id (no step changes a game it
+    # was given, and the slot holds them, so their id()s are not reused)
+    global _use_checked
+    kept = _use_checked
+    if kept[0] is g and kept[1] is p and kept[2] == p.choosing and kept[3] == option_id:
+        return kept[4]
+    listed = _is_use_listed(g, p, option_id)
+    _use_checked = (g, p, p.choosing, option_id, listed)
+    return listed
+
+
+_use_checked: tuple[Any, ...] = (None, None, None, None, False)  # is_draft_choice's last use asked
+
+
+def _is_use_listed(g: Game, p: Player, option_id: str) -> bool:
+    """``is_draft_choice`` for a place in the village or a building (the picked card's use)."""
+    c = CARDS[p.choosing]  # type: ignore[index]
     kind, _, rest = option_id.partition(":")
     if c.kind != "keyple":
         return kind == c.row and _number(rest) in spots(p, kind)
