@@ -762,6 +762,10 @@ def can_move(p: Player) -> bool:
         if not res or a["card"] in _STORES:
             continue
         if near is None:
+            if len(village) > 1 and _STORES.isdisjoint(map(_card_of, village)):
+                # every new card touches one already placed, so each card of a village of
+                # two or more touches another, and only stores refuse anything
+                return True
             near = neighbours(village)
         for j in near[i]:
             if not _REFUSES[village[j]["card"]].issuperset(res):
