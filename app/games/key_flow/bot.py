@@ -545,7 +545,7 @@ def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> flo
     season = season_name(g)
     if c.kind == "scorer":
         return c.panels[0].points + alone(p, c) + 0.5
-    v = built_worth(c)
+    v = _BUILT_WORTH[c.id]
     if c.animals:
         icons = 0  # (summed first, as before: the same additions)
         for a in c.animals:
@@ -553,7 +553,7 @@ def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> flo
                 icons += 2.0
         v += icons
     v += action_value(p, c.reward, want, True)
-    if _activatable(c):
+    if _ACTIVATABLE[c.id]:
         v += EARLY[season] * action_value(p, c.panels[0].action, want, True) / 2
     if c.boat:
         v += 3 if "boat" in want else 1
@@ -571,24 +571,15 @@ def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> flo
     return v
 
 
-_built_worths: dict[str, float] = {}  # by card id: content does not change
-_activatables: dict[str, bool] = {}
-
-
 def built_worth(c: Card) -> float:
     """A building's points, and half of what upgrading adds per panel."""
-    known = _built_worths.get(c.id)
-    if known is None:
-        known = _built_worths[c.id] = \
-            c.panels[0].points + 0.5 * (c.panels[-1].points - c.panels[0].points) / max(1, len(c.panels))
-    return known
+    return c.panels[0].points + 0.5 * (c.panels[-1].points - c.panels[0].points) / max(1, len(c.panels))
 
 
-def _activatable(c: Card) -> bool:
-    known = _activatables.get(c.id)
-    if known is None:
-        known = _activatables[c.id] = c.activatable
-    return known
+# by card id: built_worth, and whether the card activates (content does not change; read
+# from tables, not asked of a function, for every village card in hand at every pick)
+_BUILT_WORTH = {cid: built_worth(c) for cid, c in CARDS.items() if c.panels}  # (keyple cards have none)
+_ACTIVATABLE = {cid: c.activatable for cid, c in CARDS.items()}
 
 
 def alone(p: Player, c: Card) -> float:
