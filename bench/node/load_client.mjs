@@ -69,6 +69,8 @@ function request(method, url, token, body, extra = {}) {
 async function fetchFragment(game, seat, version) {
   const answer = await request("GET", `${game.base}/g/${game.id}/fragment?seen=${version}`, seat.token);
   if (tally.measuring) { tally.fragments++; tally.fragments_failed += answer.status !== 200 ? 1 : 0; }
+  // FRAGMENT_DEBUG=1 in the environment: say why a fetch failed (0: no answer, the connection failed)
+  if (answer.status !== 200 && process.env.FRAGMENT_DEBUG) console.error("fragment", answer.status, answer.body.slice(0, 300));
 }
 
 function onFrame(game, seat, data) {
