@@ -52,6 +52,11 @@ class LogTimes:
         if count:
             self._remember(game_id, {n: at for n in range(total - count + 1, total + 1)}, total)
 
+    def forget(self, game_id: str) -> None:
+        """The game was read back from the database: another process may have taken its
+        lines back and written them again, unseen here."""
+        self._written.pop(game_id, None)
+
     def _remember(self, game_id: str, times: dict[int, datetime], total: int) -> None:
         known = self._written.get(game_id)
         if known is None:

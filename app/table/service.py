@@ -410,6 +410,7 @@ class Table:
                                     ending=row.ending)
                     self.cache.put(snap)
             else:
+                self.log_times.forget(game_id)  # not the game this process held: lines may have been rewritten
                 snap = Snapshot(game_id, row.title, row.version, row.status,
                                 get_title(row.title).load(orjson.loads(row.snapshot)), seed_given=row.seed_given,
                                 view_versions=row.view_versions, view_changed_at=row.view_changed_at,

@@ -106,3 +106,21 @@ async def test_times_stay_right_through_a_takeback_and_a_later_move(client, monk
     html = (await client.get(f"/g/{game['id']}/fragment", headers=auth)).text
     log = html[html.index('<section class="log"'):]
     assert f'<time datetime="{stamp(later)}">' in log, (log[:1500], page)
+
+
+async def test_a_game_read_back_from_the_database_forgets_the_times_it_remembered(client):
+    """Another process may take lines back and write them again unseen: once this one reads
+    the game back (its cached state was behind), the times come from the stored actions."""
+    import datetime as dt
+
+    table = table_of(client)
+    game = await create(client, ["Ann", "Bob"], options={"monuments": False})
+    await play(table, game["id"], 3)
+    total = (await table.view(Viewer(game["id"], None)))["log_total"]
+    wrong = dt.datetime(2001, 1, 1)
+    table.log_times.wrote(game["id"], total, total, wrong)  # as if remembered before lines were rewritten
+    assert (await client.get(f"/api/games/{game['id']}/log")).json()["times"][-1] == stamp(wrong)
+    table.cache.drop(game["id"])
+    await table.load_stored(game["id"])
+    times = (await client.get(f"/api/games/{game['id']}/log")).json()["times"]
+    assert stamp(wrong) not in times and all(times)
