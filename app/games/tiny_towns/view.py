@@ -13,11 +13,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from app.games.protocol import seat_view
 
 from .content import ALL_CARDS, RESOURCES
 from .rules import (BUILD, KEEP, NAME, PICK, PLACE, STEP_NAMES, WATCH, Game, Player, a_card,
-                    buildable, card_name, is_solo, is_town_hall, pickable, result, sites, to_act, town_score)
+                    buildable, card_name, is_solo, is_town_hall, pickable, result, sites, to_act)
+from .scoring import score_town
 from .town import Cell, Town
 
 Seat = int
@@ -86,14 +89,12 @@ def player_public(g: Game, p: Player, acting: bool, cards: tuple[str, ...], draw
            p.master_builder_turns, len(p.cavern), p.caverns_used, watch, p.shrine_value)
     part = drawn.parts.get(key)
     if part is None:
-        # The town's score if the game ended now, and its fed Cottages under the feeding that
-        # scores (towns are public, and only built monuments count, so this reveals nothing).
-        score = town_score(g, p)
+        total, fed = _score_now(p.town, drawn.dumped, right, p.place, p.shrine_value, cards)
         part = {
             "seat": p.seat,
             "town": drawn.town,
-            "score_now": score.total,
-            "fed": sorted([r, c] for r, c in score.fed),
+            "score_now": total,
+            "fed": fed,
             "complete": p.complete,
             "place": p.place,
             "monument": built,
@@ -114,15 +115,17 @@ def player_public(g: Game, p: Player, acting: bool, cards: tuple[str, ...], draw
 
 class Drawn:
     """What views show of one set of squares: the town, its cubes, its Feast Halls (for
-    the player on its left), and the public parts of players built on it."""
+    the player on its left), the town as bytes (the score's memo key), and the public
+    parts of players built on it."""
 
-    __slots__ = ("squares", "town", "cubes", "feast_halls", "parts")
+    __slots__ = ("squares", "town", "cubes", "feast_halls", "dumped", "parts")
 
     def __init__(self, town: Town) -> None:
         self.squares = town.squares  # kept, so its id is not reused while remembered
         self.town = town.to_json()
         self.cubes = stored_cubes(town)
         self.feast_halls = len(town.cells_of("feast_hall"))
+        self.dumped = orjson.dumps(self.town)
         self.parts: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
@@ -150,6 +153,7 @@ def clear_memos() -> None:
     _TOWNS.clear()
     cards_json.cache_clear()
     card_json.cache_clear()
+    _SCORES.clear()
 
 
 CUBE_HOLDERS = {"factory": "factory", "bank": "bank", "warehouse": "warehouse", "cottage": "statue"}
@@ -165,6 +169,27 @@ def stored_cubes(town: Town) -> dict[str, list[list[str]]]:
             if kind is not None:
                 cubes[kind].append(list(square.stored))
     return cubes
+
+
+SCORES_KEPT = 8192  # scores remembered (early towns look alike across games)
+_SCORES: dict[tuple[Any, ...], tuple[int, list[list[int]]]] = {}
+
+
+def _score_now(town: Town, drawn: bytes, right: int | None, place: int | None, shrine: int | None,
+               cards: tuple[str, ...]) -> tuple[int, list[list[int]]]:
+    """The town's score if the game ended now, and its fed Cottages under the feeding that
+    scores (towns are public, and only built monuments count, so this reveals nothing).
+    Remembered by the town as bytes (``drawn``), across games too; worked out from ``town``."""
+    key = (drawn, right, place, shrine, cards)
+    kept = _SCORES.get(key)
+    if kept is None:
+        score = score_town(town, right_feast_halls=right, completion_place=place, shrine_value=shrine,
+                           game_types=cards)
+        kept = (score.total, sorted([r, c] for r, c in score.fed))
+        if len(_SCORES) >= SCORES_KEPT:
+            _SCORES.pop(next(iter(_SCORES), None), None)  # the oldest (never fails, even between threads)
+        _SCORES[key] = kept
+    return kept
 
 
 def has_chosen(g: Game, p: Player) -> bool:
