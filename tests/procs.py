@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 
 from .conftest import free_port
+from . import oneshot
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +43,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError("server exited: " + self.proc.stderr.read().decode()[-2000:])  # type: ignore[union-attr]
             try:
-                if httpx.get(f"{self.url}/api/healthz", timeout=1).status_code == 200:
+                if oneshot.get(f"{self.url}/api/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

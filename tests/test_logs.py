@@ -16,6 +16,7 @@ import pytest
 import websockets
 
 from app.logs import RedactTokens
+from . import oneshot
 
 
 def test_websocket_accept_line_is_redacted():
@@ -86,22 +87,22 @@ def test_a_running_server_never_logs_a_token(tmp_path):
             base = f"http://127.0.0.1:{port}"
             for _ in range(300):
                 try:
-                    if httpx.get(f"{base}/api/healthz", timeout=1).status_code == 200:
+                    if oneshot.get(f"{base}/api/healthz", timeout=1).status_code == 200:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            game = httpx.post(f"{base}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]}).json()
+            game = oneshot.post(f"{base}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]}).json()
             token = game["seats"][0]["token"]
             host = game["host_token"]
             secrets = [token, encoded(token), token[4:], host, encoded(host)]
-            assert httpx.get(f"{base}/g/{game['id']}/host/{host}").status_code == 200
-            assert httpx.get(f"{base}/g/{game['id']}/%68ost/{encoded(host)}").status_code == 200
-            assert httpx.get(f"{base}/g/{game['id']}/seat/{token}").status_code == 200
-            assert httpx.get(f"{base}/g/{game['id']}/seat/{encoded(token)}").status_code == 200
-            assert httpx.get(f"{base}/g/{game['id']}%2Fseat%2F{encoded(token)}").status_code in (200, 404)
+            assert oneshot.get(f"{base}/g/{game['id']}/host/{host}").status_code == 200
+            assert oneshot.get(f"{base}/g/{game['id']}/%68ost/{encoded(host)}").status_code == 200
+            assert oneshot.get(f"{base}/g/{game['id']}/seat/{token}").status_code == 200
+            assert oneshot.get(f"{base}/g/{game['id']}/seat/{encoded(token)}").status_code == 200
+            assert oneshot.get(f"{base}/g/{game['id']}%2Fseat%2F{encoded(token)}").status_code in (200, 404)
             # A doubled slash is a 404, and its line in the access log still hides the token.
-            assert httpx.get(f"{base}/g/{game['id']}/seat//{token}").status_code == 404
-            httpx.get(f"{base}/api/games/{game['id']}?token={encoded(token)}&%74oken={token}")
+            assert oneshot.get(f"{base}/g/{game['id']}/seat//{token}").status_code == 404
+            oneshot.get(f"{base}/api/games/{game['id']}?token={encoded(token)}&%74oken={token}")
 
             async def sockets() -> None:
                 ws_base = base.replace("http://", "ws://") + f"/ws/games/{game['id']}"

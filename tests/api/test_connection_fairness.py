@@ -16,6 +16,7 @@ import pytest
 import websockets
 
 from .servers import GuardedServer, open_socket, read_until_closed
+from .. import oneshot
 
 PARSERS = pytest.mark.parametrize("parser", ["httptools", "h11"])
 PARTIAL_HEADERS = b"GET /api/titles HTTP/1.1\r\nHost: keydom\r\n"  # no blank line: never finished
@@ -118,7 +119,7 @@ def test_when_every_connection_is_busy_the_newcomer_gets_503(sqlite_url):
         sockets = [await websockets.connect(url) for _ in range(3)]
         for ws in sockets:
             json.loads(await asyncio.wait_for(ws.recv(), 10))
-        response = await asyncio.to_thread(httpx.get, f"{server.url}/api/titles", timeout=10)
+        response = await asyncio.to_thread(oneshot.get, f"{server.url}/api/titles", timeout=10)
         assert response.status_code == 503
         assert "as many connections as it can" in response.text
         await sockets.pop().close()
@@ -126,12 +127,12 @@ def test_when_every_connection_is_busy_the_newcomer_gets_503(sqlite_url):
             if len(server.server.server_state.connections) <= 2:
                 break
             await asyncio.sleep(0.01)
-        assert (await asyncio.to_thread(httpx.get, f"{server.url}/api/titles", timeout=10)).status_code == 200
+        assert (await asyncio.to_thread(oneshot.get, f"{server.url}/api/titles", timeout=10)).status_code == 200
         for ws in sockets:
             await ws.close()
 
     with GuardedServer(sqlite_url, max_connections=3) as server:
-        game = httpx.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"]}).json()
+        game = oneshot.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"]}).json()
         for _ in range(500):  # the creating connection has gone
             if len(server.server.server_state.connections) == 0:
                 break
@@ -179,15 +180,15 @@ def test_a_head_just_over_the_limit_gets_431_and_one_under_it_is_served(sqlite_u
 def test_too_many_headers_get_431(sqlite_url, parser):
     with GuardedServer(sqlite_url, http=parser) as server:
         many = {f"x-h{i}": "1" for i in range(150)}
-        response = httpx.get(f"{server.url}/api/titles", headers=many)
+        response = oneshot.get(f"{server.url}/api/titles", headers=many)
         assert response.status_code == 431
         assert "too many headers" in response.json()["detail"]
-        assert httpx.get(f"{server.url}/api/titles", headers={f"x-h{i}": "1" for i in range(40)}).status_code == 200
+        assert oneshot.get(f"{server.url}/api/titles", headers={f"x-h{i}": "1" for i in range(40)}).status_code == 200
 
 
 def test_a_body_is_not_counted_as_head(sqlite_url):
     with GuardedServer(sqlite_url, max_header_bytes=2048) as server:
         body = json.dumps({"title": "tiny-towns", "players": ["Ann", "Bob" + " " * 0], "options": {}})
         padded = body + " " * 6000  # a body larger than the head limit, sent with its head in one piece
-        response = httpx.post(f"{server.url}/api/games", content=padded, headers={"content-type": "application/json"})
+        response = oneshot.post(f"{server.url}/api/games", content=padded, headers={"content-type": "application/json"})
         assert response.status_code == 201

@@ -17,6 +17,7 @@ import websockets
 
 from ..procs import ServerProcess
 from .servers import GuardedServer, open_socket, read_until_closed
+from .. import oneshot
 
 PARSERS = pytest.mark.parametrize("parser", ["httptools", "h11"])  # uvicorn's two HTTP parsers
 PARTIAL_HEADERS = b"GET /api/titles HTTP/1.1\r\nHost: keydom\r\n"  # no blank line: never finished
@@ -51,7 +52,7 @@ def test_one_address_holding_1100_slow_connections_does_not_lock_out_anyone_else
             assert refusals == 1060
             # Meanwhile everybody else is served, new connection after new connection.
             for _ in range(5):
-                response = httpx.get(f"{server.url}/api/titles", headers={"Connection": "close"}, timeout=10)
+                response = oneshot.get(f"{server.url}/api/titles", headers={"Connection": "close"}, timeout=10)
                 assert response.status_code == 200
         finally:
             for sock in held:
@@ -119,7 +120,7 @@ def ws_url(server: GuardedServer, game: dict, token: str | None = None) -> str:
 
 
 def new_game(server: GuardedServer) -> dict:
-    response = httpx.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 5})
+    response = oneshot.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 5})
     assert response.status_code == 201
     return response.json()
 
@@ -227,21 +228,23 @@ def test_repeated_catch_up_requests_cost_one_view_and_no_database_read(sqlite_ur
             loads += 1
             return await load(game_id)
 
-        seat = httpx.get(f"{server.url}/api/games/{game['id']}").json()["to_act"][0]
-        mine = httpx.get(f"{server.url}/api/games/{game['id']}",
-                         headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
+        seat = oneshot.get(f"{server.url}/api/games/{game['id']}").json()["to_act"][0]
+        mine = oneshot.get(f"{server.url}/api/games/{game['id']}",
+                           headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
         table.load_stored = counted_load  # from here on, only the socket and the action read
         async with websockets.connect(ws_url(server, game, game["seats"][0]["token"])) as ws:
             await recv(ws)
             for _ in range(200):
                 await ws.send(json.dumps({"since": -1}))
-            # An action afterwards: its frame comes after every catch-up the server made.
+            # The catch-up answer first (an action before it would be answered by the same
+            # frame as the catch-ups), then an action: its frame comes after every catch-up
+            # the server made, so a second answer to them would show before it.
+            versions = [(await recv(ws))["version"]]
             await asyncio.to_thread(
-                httpx.post, f"{server.url}/api/games/{game['id']}/actions",
+                oneshot.post, f"{server.url}/api/games/{game['id']}/actions",
                 json={"option": mine["options"][0]["id"], "version": 0},
                 headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"})
-            versions = []
-            while not versions or versions[-1] == 0:
+            while versions[-1] == 0:
                 versions.append((await recv(ws))["version"])
         assert versions == [0, 1], "one catch-up answer, then the new version"
         assert loads <= 1, "the socket reads the game once when it opens, never for a catch-up"

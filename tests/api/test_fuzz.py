@@ -6,7 +6,6 @@ operation; the real game created first must still be intact afterwards.
 
 from __future__ import annotations
 
-import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +15,7 @@ from schemathesis import GenerationMode
 from app.store.migrate import upgrade
 
 from ..conftest import LiveServer
+from .. import oneshot
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -57,8 +57,8 @@ def fuzz_operation(server: LiveServer, operation, mode: GenerationMode, examples
 
 
 def test_no_generated_request_makes_the_server_fail(fuzz_server):
-    game = httpx.post(f"{fuzz_server.url}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]}).json()
-    before = httpx.get(f"{fuzz_server.url}/api/games/{game['id']}").json()
+    game = oneshot.post(f"{fuzz_server.url}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]}).json()
+    before = oneshot.get(f"{fuzz_server.url}/api/games/{game['id']}").json()
     schema = schemathesis.openapi.from_url(f"{fuzz_server.url}/openapi.json")
     failures: list[str] = []
     operations = 0
@@ -69,5 +69,5 @@ def test_no_generated_request_makes_the_server_fail(fuzz_server):
             failures += fuzz_operation(fuzz_server, operation, mode, examples=40)
     assert operations >= 4
     assert not failures, "\n".join(failures[:10])
-    after = httpx.get(f"{fuzz_server.url}/api/games/{game['id']}").json()
+    after = oneshot.get(f"{fuzz_server.url}/api/games/{game['id']}").json()
     assert after == before, "fuzzing must not change a game it holds no token for"

@@ -4,7 +4,6 @@ body against the document."""
 
 from __future__ import annotations
 
-import httpx
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
@@ -18,6 +17,7 @@ from schemathesis.specs.openapi.checks import (
 from app.store.migrate import upgrade
 
 from ..conftest import LiveServer
+from .. import oneshot
 
 CHECKS = [status_code_conformance, content_type_conformance, response_schema_conformance]
 
@@ -26,7 +26,7 @@ def test_every_answer_matches_the_document(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'conformance.db'}"
     upgrade(url)
     with LiveServer(url) as server:
-        httpx.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]})
+        oneshot.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["A", "B"]})
         schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json")
         failures: list[str] = []
         for result in schema.get_all_operations():

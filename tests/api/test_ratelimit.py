@@ -12,6 +12,7 @@ from app.api.ratelimit import (ACTION_MESSAGE, CREATE_MESSAGE, PostgresRateLimit
 from app.settings import Settings
 from app.table.errors import RateLimited
 
+from .. import oneshot
 from ..conftest import reachable
 
 
@@ -209,7 +210,6 @@ def test_only_several_workers_share_their_limits():
 
 @pytest.mark.postgres
 def test_two_worker_processes_count_new_games_against_one_bucket(pg_url):
-    import httpx
 
     from ..procs import ServerProcess
 
@@ -223,7 +223,7 @@ def test_two_worker_processes_count_new_games_against_one_bucket(pg_url):
     with ServerProcess(pg_url.replace("+asyncpg", ""), workers=2, env=env) as server:
         body = {"title": "tiny-towns", "players": ["A", "B"]}
         # New connections spread over both workers; with one bucket each, 6 would pass.
-        codes = [httpx.post(f"{server.url}/api/games", json=body, headers={"Connection": "close"}).status_code
+        codes = [oneshot.post(f"{server.url}/api/games", json=body, headers={"Connection": "close"}).status_code
                  for _ in range(6)]
     assert codes == [201, 201, 201, 429, 429, 429]
 

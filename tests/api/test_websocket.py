@@ -8,11 +8,12 @@ import json
 import httpx
 import pytest
 import websockets
+from .. import oneshot
 
 
 def create(base: str, **extra) -> dict:
     body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 11, "options": {"monuments": False}, **extra}
-    response = httpx.post(f"{base}/api/games", json=body)
+    response = oneshot.post(f"{base}/api/games", json=body)
     assert response.status_code == 201
     return response.json()
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from app.table.changes import apply_changes, shared_changes, view_changes
 from app.wire import encode
+from .. import oneshot
 
 leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text("ab", max_size=2))
 texts = st.lists(st.sampled_from(["a", "b", "c"]), max_size=8)  # a log: lines may repeat
@@ -100,7 +101,7 @@ def test_a_log_window_moving_on_drops_its_oldest_lines_and_appends_the_new():
 
 def create(base: str) -> dict:
     body = {"title": "tiny-towns", "players": ["Ann", "Bob", "Cy"], "seed": 5, "options": {"monuments": True}}
-    response = httpx.post(f"{base}/api/games", json=body)
+    response = oneshot.post(f"{base}/api/games", json=body)
     assert response.status_code == 201
     return response.json()
 

@@ -6,10 +6,10 @@ import re
 import threading
 import time
 
-import httpx
 import pytest
 
 from ..procs import ServerProcess
+from .. import oneshot
 
 MOVE = re.compile(r"bot (move|refused): game (\w+) seat (\d+) version (\d+) .*process (\w+)")
 
@@ -32,19 +32,19 @@ def test_two_processes_play_each_bot_move_exactly_once(pg_url):
     env = {"BOT_DELAY_SECONDS": "0", "BOT_TICK_SECONDS": "0.2", "BOT_LOG": "1"}
     with ServerProcess(pg_url, env=env) as a, ServerProcess(pg_url, env=env) as b:
         logs = [Lines(a), Lines(b)]
-        created = [httpx.post(f"{server.url}/api/games", json={
+        created = [oneshot.post(f"{server.url}/api/games", json={
             "title": "tiny-towns", "players": [{"bot": "strong"}, {"bot": "random"}],
             "options": {"monuments": False}}).json() for server in (a, b)]
         games = [game["id"] for game in created]
         deadline = time.monotonic() + 300
         views = {}
         while time.monotonic() < deadline:
-            views = {g: httpx.get(f"{a.url}/api/games/{g}").json() for g in games}
+            views = {g: oneshot.get(f"{a.url}/api/games/{g}").json() for g in games}
             if all(v["status"] == "finished" for v in views.values()):
                 break
             time.sleep(0.5)
-        stored = sum(len(httpx.get(f"{a.url}/api/games/{game['id']}/export",
-                                   headers={"Authorization": f"Bearer {game['host_token']}"}).json()["actions"])
+        stored = sum(len(oneshot.get(f"{a.url}/api/games/{game['id']}/export",
+                                     headers={"Authorization": f"Bearer {game['host_token']}"}).json()["actions"])
                      for game in created)
     assert all(v["status"] == "finished" for v in views.values()), "the bots did not finish their games"
     moves, refused = [], []

@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from app.bots.config import BotConfig
 
 from ..conftest import LiveServer
 from .test_two_players import clickable, version
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -24,7 +24,7 @@ def test_one_player_plays_a_whole_tiny_towns_game_against_two_bots(sqlite_url, b
     with server:
         body = {"title": "tiny-towns", "players": ["Ann", {"bot": "strong"}, {"bot": "random"}],
                 "options": {"monuments": False, "buildings": "first_game"}}
-        game = httpx.post(f"{server.url}/api/games", json=body).json()
+        game = oneshot.post(f"{server.url}/api/games", json=body).json()
         spectator = f"{server.url}/api/games/{game['id']}"
         context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
         ann = context.new_page()
@@ -32,7 +32,7 @@ def test_one_player_plays_a_whole_tiny_towns_game_against_two_bots(sqlite_url, b
         ann.wait_for_function("window.keydom !== undefined")
         clicks = 0
         deadline = time.monotonic() + 600
-        while httpx.get(spectator).json()["status"] == "active":
+        while oneshot.get(spectator).json()["status"] == "active":
             assert time.monotonic() < deadline, "the game did not end"
             choices = clickable(ann)
             if not choices:
@@ -43,7 +43,7 @@ def test_one_player_plays_a_whole_tiny_towns_game_against_two_bots(sqlite_url, b
                         f"Number(document.getElementById('game').dataset.version) > {before}"
                         " || document.querySelectorAll('#game-body [data-option]').length > 0", timeout=20000)
                 except Exception:
-                    if httpx.get(spectator).json()["status"] != "active":
+                    if oneshot.get(spectator).json()["status"] != "active":
                         break
                     raise
                 continue
@@ -54,10 +54,10 @@ def test_one_player_plays_a_whole_tiny_towns_game_against_two_bots(sqlite_url, b
                 f"Number(document.getElementById('game').dataset.version) > {before}"
                 " && !document.getElementById('game-body').classList.contains('busy')", timeout=20000)
             clicks += 1
-        final = httpx.get(spectator).json()
+        final = oneshot.get(spectator).json()
         assert final["status"] == "finished" and final["result"]["winners"]
-        exported = httpx.get(f"{server.url}/api/games/{game['id']}/export",
-                             headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
+        exported = oneshot.get(f"{server.url}/api/games/{game['id']}/export",
+                               headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
         assert {a["seat"] for a in exported["actions"]} == {0, 1, 2}  # Ann and both bots played
         ann.locator("#game-body .result").wait_for(timeout=20000)  # her page shows the final scores
         assert clicks >= 10

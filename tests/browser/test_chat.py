@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -16,7 +16,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def create_game(base: str) -> dict:
     body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 21,
             "options": {"monuments": False, "buildings": "first_game"}}
-    response = httpx.post(f"{base}/api/games", json=body)
+    response = oneshot.post(f"{base}/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 

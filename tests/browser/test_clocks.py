@@ -4,13 +4,13 @@ the home page's "Your games" shows the time left too."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from app.bots.config import BotConfig
 
 from ..bots.conftest import Clock
 from ..conftest import LiveServer
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 HOUR = 3600
@@ -21,7 +21,7 @@ def test_time_left_shows_and_running_out_reaches_open_pages(sqlite_url, browser)
     server = LiveServer(sqlite_url)
     server.server.config.app.state.bot_config = BotConfig(delay=0, tick=0.2, clock=clock)
     with server:
-        game = httpx.post(f"{server.url}/api/games", json={
+        game = oneshot.post(f"{server.url}/api/games", json={
             "title": "tiny-towns", "players": ["Ann", "Bob"], "options": {"monuments": False},
             "time_limit": {"seconds": 24 * HOUR, "on_timeout": "wait"}}).json()
         context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -15,7 +15,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 def test_concede_then_play_again_live(live_server, browser):
     body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "options": {"monuments": False}}
-    game = httpx.post(f"{live_server.url}/api/games", json=body).json()
+    game = oneshot.post(f"{live_server.url}/api/games", json=body).json()
     ann_ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()

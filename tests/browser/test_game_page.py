@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
 from app.games import LISTINGS
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -24,20 +24,20 @@ IN_VIEW = """el => { const r = el.getBoundingClientRect(); const x = r.left + r.
 
 
 def create(base: str, title: str, players=("Ann", "Bob"), seed: int = 8) -> dict:
-    response = httpx.post(f"{base}/api/games", json={"title": title, "players": list(players), "seed": seed})
+    response = oneshot.post(f"{base}/api/games", json={"title": title, "players": list(players), "seed": seed})
     assert response.status_code == 201, response.text
     return response.json()
 
 
 def view(base: str, game: dict, seat: int) -> dict:
     auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    return httpx.get(f"{base}/api/games/{game['id']}", headers=auth).json()
+    return oneshot.get(f"{base}/api/games/{game['id']}", headers=auth).json()
 
 
 def act(base: str, game: dict, seat: int, option: str) -> None:
     auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    response = httpx.post(f"{base}/api/games/{game['id']}/actions", headers=auth,
-                          json={"option": option, "version": view(base, game, seat)["version"]})
+    response = oneshot.post(f"{base}/api/games/{game['id']}/actions", headers=auth,
+                            json={"option": option, "version": view(base, game, seat)["version"]})
     assert response.status_code == 200, response.text
 
 
@@ -97,7 +97,7 @@ def test_the_tab_names_the_game_and_players_and_the_site_has_an_icon(live_server
     page.goto(game["seats"][1]["url"])
     assert page.title() == "Key Harvest: Ann, Bob, Cy — Keydom"
     icon = page.locator("link[rel=icon]").get_attribute("href")
-    fetched = httpx.get(base + icon)
+    fetched = oneshot.get(base + icon)
     assert fetched.status_code == 200 and fetched.headers["content-type"].startswith("image/svg+xml")
     context.close()
 
@@ -151,11 +151,11 @@ def test_reopening_a_seat_asks_first(live_server, browser):
     button = page.locator("details.seat-tools").nth(1).get_by_role("button", name="Re-open the seat")
     button.click()
     assert asked and "Bob" in asked[0]
-    seats = httpx.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
+    seats = oneshot.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
     assert seats[1]["name"] == "Bob"
     with page.expect_navigation():
         button.click()
-    seats = httpx.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
+    seats = oneshot.get(f"{base}/api/games/{game['id']}/host", headers=host).json()["seats"]
     assert len(asked) == 2 and seats[1]["name"] != "Bob"
     context.close()
 
@@ -166,8 +166,8 @@ def test_every_square_of_your_tiny_towns_town_is_in_view_while_you_place(live_se
     scrolling, with the question above them (at 1366×900 the town once sat under the cards and
     its last row was cut in half). Four players, monuments: the fullest page."""
     base = live_server.url
-    response = httpx.post(f"{base}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob", "Cy", "Di"],
-                                                     "seed": 5, "options": {"monuments": True}})
+    response = oneshot.post(f"{base}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob", "Cy", "Di"],
+                                                       "seed": 5, "options": {"monuments": True}})
     assert response.status_code == 201, response.text
     game = response.json()
     for seat in range(4):  # each keeps a monument; then the Master Builder names a resource

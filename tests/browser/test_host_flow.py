@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -104,9 +104,9 @@ def test_host_page_invite_and_your_games(live_server, browser):
     # Live: when Ann names the resource, the list says so on its next refresh.
     ann_token = links[0].rsplit("/", 1)[1]
     auth = {"Authorization": f"Bearer {ann_token}"}
-    view = httpx.get(f"{live_server.url}/api/games/{game_id}", headers=auth).json()
-    chosen = httpx.post(f"{live_server.url}/api/games/{game_id}/actions", headers=auth,
-                        json={"option": view["options"][0]["id"], "version": view["version"]})
+    view = oneshot.get(f"{live_server.url}/api/games/{game_id}", headers=auth).json()
+    chosen = oneshot.post(f"{live_server.url}/api/games/{game_id}/actions", headers=auth,
+                          json={"option": view["options"][0]["id"], "version": view["version"]})
     assert chosen.status_code == 200 and 2 in chosen.json()["to_act"]
     friend.evaluate("window.keydomHome.refresh()")
     friend.wait_for_function(f"document.querySelector(\".my-game[data-game='{game_id}'] .turn\").textContent === 'Your turn'")

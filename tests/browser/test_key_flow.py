@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -60,8 +60,8 @@ def hand_in_first_screen(page) -> bool:
 
 
 def test_three_players_draft_spring_together(live_server, browser):
-    created = httpx.post(f"{live_server.url}/api/games",
-                         json={"title": "key-flow", "players": ["Ann", "Bob", "Cy"], "seed": 21})
+    created = oneshot.post(f"{live_server.url}/api/games",
+                           json={"title": "key-flow", "players": ["Ann", "Bob", "Cy"], "seed": 21})
     assert created.status_code == 201, created.text
     game = created.json()
     contexts = [browser.new_context(viewport=DESKTOP, bypass_csp=True),
@@ -71,8 +71,8 @@ def test_three_players_draft_spring_together(live_server, browser):
     tokens = [s["token"] for s in game["seats"]]
 
     def api(seat: int) -> dict:
-        return httpx.get(f"{live_server.url}/api/games/{game['id']}",
-                         headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+        return oneshot.get(f"{live_server.url}/api/games/{game['id']}",
+                           headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
 
     for seat, page in enumerate(pages):
         page.goto(game["seats"][seat]["url"])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -57,8 +57,8 @@ def choices_in_first_screen(page) -> bool:
 
 
 def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
-    created = httpx.post(f"{live_server.url}/api/games",
-                         json={"title": "key-harvest", "players": ["Ann", "Bob"], "seed": 12})
+    created = oneshot.post(f"{live_server.url}/api/games",
+                           json={"title": "key-harvest", "players": ["Ann", "Bob"], "seed": 12})
     assert created.status_code == 201, created.text
     game = created.json()
     ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
@@ -69,8 +69,8 @@ def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
     def seat_version(page) -> int:
         """The version of that seat's view now: it moves only when what the seat sees
         changes (a bid being made changes nothing the other player sees)."""
-        return httpx.get(f"{live_server.url}/api/games/{game['id']}",
-                         headers={"Authorization": f"Bearer {tokens[page]}"}).json()["version"]
+        return oneshot.get(f"{live_server.url}/api/games/{game['id']}",
+                           headers={"Authorization": f"Bearer {tokens[page]}"}).json()["version"]
 
     ann.goto(game["seats"][0]["url"])
     bob.goto(game["seats"][1]["url"])
@@ -130,8 +130,8 @@ def test_two_players_take_turns_on_desktop_and_phone(live_server, browser):
     assert "into their store with a bid of" in log and "harvests" in log
 
     # Each screen is its owner's: Bob's page shows his own counters, nobody else's.
-    bob_private = httpx.get(f"{live_server.url}/api/games/{game['id']}",
-                            headers={"Authorization": f"Bearer {game['seats'][1]['token']}"}).json()["private"]
+    bob_private = oneshot.get(f"{live_server.url}/api/games/{game['id']}",
+                              headers={"Authorization": f"Bearer {game['seats'][1]['token']}"}).json()["private"]
     shown = {el.get_attribute("data-counter"): int(el.locator(".n").inner_text())
              for el in bob.locator(".kh-screen .kh-held").all()}
     assert shown == bob_private["counters"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -32,8 +32,8 @@ def click(page, option: str) -> None:
 
 
 def test_one_player_invites_and_the_other_joins(live_server, browser):
-    created = httpx.post(f"{live_server.url}/api/games",
-                         json={"title": "keyper", "players": ["Ann", "Bob"], "seed": 2})  # seed 2: Ann starts
+    created = oneshot.post(f"{live_server.url}/api/games",
+                           json={"title": "keyper", "players": ["Ann", "Bob"], "seed": 2})  # seed 2: Ann starts
     assert created.status_code == 201, created.text
     game = created.json()
     ann_ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
@@ -100,8 +100,8 @@ def test_the_secret_fold_is_chosen_on_the_page(live_server, browser):
     from app.games.keyper.bot import choose
     from app.games.rng import Rng
 
-    created = httpx.post(f"{live_server.url}/api/games",
-                         json={"title": "keyper", "players": ["Ann", "Bob"], "seed": 3})
+    created = oneshot.post(f"{live_server.url}/api/games",
+                           json={"title": "keyper", "players": ["Ann", "Bob"], "seed": 3})
     assert created.status_code == 201, created.text
     game = created.json()
     tokens = [s["token"] for s in game["seats"]]
@@ -110,9 +110,9 @@ def test_the_secret_fold_is_chosen_on_the_page(live_server, browser):
         seat = min(kp.to_act(local))
         option = choose(local, seat, rng)
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        seen = httpx.get(f"{live_server.url}/api/games/{game['id']}", headers=auth).json()["version"]
-        sent = httpx.post(f"{live_server.url}/api/games/{game['id']}/actions",
-                          json={"option": option, "version": seen}, headers=auth)
+        seen = oneshot.get(f"{live_server.url}/api/games/{game['id']}", headers=auth).json()["version"]
+        sent = oneshot.post(f"{live_server.url}/api/games/{game['id']}/actions",
+                            json={"option": option, "version": seen}, headers=auth)
         assert sent.status_code == 200, sent.text
         local = kp.apply(local, seat, option)
     ann_ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
@@ -130,8 +130,8 @@ def test_the_secret_fold_is_chosen_on_the_page(live_server, browser):
     click(ann, chosen)
     assert "You chose" in ann.locator(".kp-now").inner_text()
     bob.wait_for_function("document.querySelector('.kp-now').innerText.includes('Ann has chosen')", timeout=15000)
-    bob_view = httpx.get(f"{live_server.url}/api/games/{game['id']}",
-                         headers={"Authorization": f"Bearer {tokens[1]}"}).json()
+    bob_view = oneshot.get(f"{live_server.url}/api/games/{game['id']}",
+                           headers={"Authorization": f"Bearer {tokens[1]}"}).json()
     assert bob_view["public"]["players"][0]["folded"] is True  # Bob sees that Ann chose, not what
     assert all(b["season"] == "spring" for b in bob_view["public"]["boards"])
     assert bob_view["private"]["fold"] is None and bob.locator(".kp-fold.chosen").count() == 0
@@ -172,7 +172,7 @@ def imported(live_server, seed: int, actions: list[dict]) -> dict:
     from app.table.archive import FORMAT, FORMAT_VERSION
     document = {"format": FORMAT, "version": FORMAT_VERSION, "title": "keyper", "options": {},
                 "players": ["Ann", "Bob"], "seed": seed, "actions": actions}
-    created = httpx.post(f"{live_server.url}/api/games/import", json=document)
+    created = oneshot.post(f"{live_server.url}/api/games/import", json=document)
     assert created.status_code == 201, created.text
     return created.json()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
 
 import app.games as games
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -55,15 +55,15 @@ def settled(page, before: int) -> None:
 def caught_up(page, url: str, game_id: str, token: str) -> None:
     """The page shows what the API shows that seat now. A seat's private step (paying cube
     by cube) changes nothing the other seat sees, so its page may rightly stay as it was."""
-    now = httpx.get(f"{url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()["version"]
+    now = oneshot.get(f"{url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()["version"]
     page.wait_for_function(
         f"Number(document.getElementById('game').dataset.version) >= {now}"
         " && !document.getElementById('game-body').classList.contains('busy')", timeout=15000)
 
 
 def test_two_players_lay_the_landscape_and_play_a_round(live_server, browser):
-    created = httpx.post(f"{live_server.url}/api/games",
-                         json={"title": "keythedral", "players": ["Ann", "Bob"], "seed": 8})
+    created = oneshot.post(f"{live_server.url}/api/games",
+                           json={"title": "keythedral", "players": ["Ann", "Bob"], "seed": 8})
     assert created.status_code == 201, created.text
     game = created.json()
     ann_ctx = browser.new_context(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
@@ -121,13 +121,13 @@ def test_two_players_lay_the_landscape_and_play_a_round(live_server, browser):
     paid = bob.locator(".kt-screen .kt-received")
     assert paid.count() == 1 and paid.inner_text().startswith("For the start player marker Ann paid you 1 ")
     assert ann.locator(".kt-received").count() == 0
-    spectator = httpx.get(f"{live_server.url}/api/games/{game['id']}").json()
+    spectator = oneshot.get(f"{live_server.url}/api/games/{game['id']}").json()
     assert spectator["private"] is None and "received" not in str(spectator["public"])
     # Each screen is its owner's: Bob's page shows his own cubes, and Ann's only as a count.
     assert bob.locator(".kt-screen").count() == 1
     assert "only you see this" in bob.locator(".kt-screen").inner_text()
-    bob_cubes = httpx.get(f"{live_server.url}/api/games/{game['id']}",
-                          headers={"Authorization": f"Bearer {game['seats'][1]['token']}"}).json()["private"]["cubes"]
+    bob_cubes = oneshot.get(f"{live_server.url}/api/games/{game['id']}",
+                            headers={"Authorization": f"Bearer {game['seats'][1]['token']}"}).json()["private"]["cubes"]
     shown = {el.get_attribute("data-cube"): int(el.locator(".n").inner_text())
              for el in bob.locator(".kt-held").all()}
     assert shown == bob_cubes

@@ -3,17 +3,17 @@ come back in either order: the older one, landing last, must not take the page b
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from ..conftest import LiveServer
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 
 
 def test_an_older_fragment_landing_last_does_not_take_the_page_back(sqlite_url, browser):
     with LiveServer(sqlite_url) as server:
-        game = httpx.post(f"{server.url}/api/games", json={
+        game = oneshot.post(f"{server.url}/api/games", json={
             "title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 5, "options": {"monuments": False}}).json()
         ctx = browser.new_context(bypass_csp=True)
         try:
@@ -40,10 +40,10 @@ def test_an_older_fragment_landing_last_does_not_take_the_page_back(sqlite_url, 
 
             # Ann names a resource: Bob's frame brings a newer fragment, which lands first.
             ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
-            view = httpx.get(f"{server.url}/api/games/{game['id']}", headers=ann).json()
+            view = oneshot.get(f"{server.url}/api/games/{game['id']}", headers=ann).json()
             name = next(o["id"] for o in view["options"] if o["id"].startswith("name:"))
-            assert httpx.post(f"{server.url}/api/games/{game['id']}/actions", headers=ann,
-                              json={"option": name, "version": view["version"]}).status_code == 200
+            assert oneshot.post(f"{server.url}/api/games/{game['id']}/actions", headers=ann,
+                                json={"option": name, "version": view["version"]}).status_code == 200
             page.wait_for_function(f"keydom.version > {before}", timeout=10000)
             after = page.evaluate("keydom.version")
             assert page.locator(".town.mine .square.can").count() == 16  # Bob places the named resource

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -42,7 +43,7 @@ def whole_log(base: str, game_id: str) -> list[str]:
     before = None
     while before != 1:
         params = {"limit": 200, **({"before": before} if before else {})}
-        page = httpx.get(f"{base}/api/games/{game_id}/log", params=params).json()
+        page = oneshot.get(f"{base}/api/games/{game_id}/log", params=params).json()
         merged = []
         for n, line in enumerate(page["lines"], page["first"]):
             merged += [t["line"] for t in page["table_lines"] if t["after"] == n - 1] + [line]
@@ -53,8 +54,8 @@ def whole_log(base: str, game_id: str) -> list[str]:
 
 
 def test_earlier_lines_are_paged_in_and_stay_as_the_game_goes_on(live_server, browser):
-    response = httpx.post(f"{live_server.url}/api/games",
-                          json={"title": "keythedral", "players": ["Ann", None], "seed": 5})
+    response = oneshot.post(f"{live_server.url}/api/games",
+                            json={"title": "keythedral", "players": ["Ann", None], "seed": 5})
     game = response.json()
     # Bob takes his seat by his link: the table writes a line of its own after line 1.
     context = browser.new_context()

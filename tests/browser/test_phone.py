@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
 
 import app.games as games
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -33,22 +33,22 @@ def create(base: str, title: str, seed: int, players=("Ann", "Bob"), **options) 
     body = {"title": title, "players": list(players), "seed": seed}
     if options:
         body["options"] = options
-    response = httpx.post(f"{base}/api/games", json=body)
+    response = oneshot.post(f"{base}/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
 
 def act(base: str, game: dict, seat: int, option: str) -> None:
     auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    version = httpx.get(f"{base}/api/games/{game['id']}", headers=auth).json()["version"]
-    response = httpx.post(f"{base}/api/games/{game['id']}/actions", headers=auth,
-                          json={"option": option, "version": version})
+    version = oneshot.get(f"{base}/api/games/{game['id']}", headers=auth).json()["version"]
+    response = oneshot.post(f"{base}/api/games/{game['id']}/actions", headers=auth,
+                            json={"option": option, "version": version})
     assert response.status_code == 200, response.text
 
 
 def options(base: str, game: dict, seat: int) -> list[str]:
     auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    return [o["id"] for o in httpx.get(f"{base}/api/games/{game['id']}", headers=auth).json()["options"]]
+    return [o["id"] for o in oneshot.get(f"{base}/api/games/{game['id']}", headers=auth).json()["options"]]
 
 
 def no_sideways_scroll(page) -> None:

@@ -3,10 +3,10 @@ catches up with what happened while it was away (here: across a server restart).
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from ..conftest import LiveServer
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 def test_page_reconnects_after_a_server_restart_and_catches_up(sqlite_url, browser):
     server = LiveServer(sqlite_url).__enter__()
     port = server.port
-    game = httpx.post(f"{server.url}/api/games", json={
+    game = oneshot.post(f"{server.url}/api/games", json={
         "title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 5, "options": {"monuments": False}}).json()
     ctx = browser.new_context(bypass_csp=True)
     page = ctx.new_page()
@@ -32,10 +32,10 @@ def test_page_reconnects_after_a_server_restart_and_catches_up(sqlite_url, brows
         # While Bob's page is (re)connecting, Ann names a resource.
         base = server.url
         ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
-        view = httpx.get(f"{base}/api/games/{game['id']}", headers=ann).json()
+        view = oneshot.get(f"{base}/api/games/{game['id']}", headers=ann).json()
         name = next(o["id"] for o in view["options"] if o["id"].startswith("name:"))
-        response = httpx.post(f"{base}/api/games/{game['id']}/actions", json={"option": name, "version": view["version"]},
-                              headers=ann)
+        response = oneshot.post(f"{base}/api/games/{game['id']}/actions", json={"option": name, "version": view["version"]},
+                                headers=ann)
         assert response.status_code == 200
         page.wait_for_selector("#connection[hidden]", state="attached", timeout=20000)
         page.wait_for_function(f"Number(document.getElementById('game').dataset.version) >= {view['version'] + 1}",

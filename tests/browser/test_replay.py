@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -18,7 +19,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def played_game(base: str, actions: int) -> dict:
     """A two-player Tiny Towns game (monuments: each seat keeps a secret) some actions in."""
     body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 8, "options": {"monuments": True}}
-    game = httpx.post(f"{base}/api/games", json=body).json()
+    game = oneshot.post(f"{base}/api/games", json=body).json()
     rng = random.Random(3)
     with httpx.Client(base_url=base) as http:
         for _ in range(actions):
@@ -42,8 +43,8 @@ def where(page) -> tuple[int, int]:
 def test_a_seat_steps_through_its_replay(live_server, browser):
     game = played_game(live_server.url, 6)
     ann = game["seats"][0]
-    kept = httpx.get(f"{live_server.url}/api/games/{game['id']}/history?at=0",
-                     headers={"Authorization": f"Bearer {ann['token']}"}).json()
+    kept = oneshot.get(f"{live_server.url}/api/games/{game['id']}/history?at=0",
+                       headers={"Authorization": f"Bearer {ann['token']}"}).json()
     ann_monuments = {card["name"] for card in kept["private"]["dealt"]}
     context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)  # lets the test wait on JS
     page = context.new_page()
@@ -58,8 +59,8 @@ def test_a_seat_steps_through_its_replay(live_server, browser):
     assert page.get_by_role("button", name="One step back").is_disabled()
     first_board = page.locator(".replay-board").inner_text()
     # Ann's own secret monuments are on her screen at the start; Bob's never are.
-    bob_dealt = httpx.get(f"{live_server.url}/api/games/{game['id']}/history?at=0",
-                          headers={"Authorization": f"Bearer {game['seats'][1]['token']}"}).json()["private"]["dealt"]
+    bob_dealt = oneshot.get(f"{live_server.url}/api/games/{game['id']}/history?at=0",
+                            headers={"Authorization": f"Bearer {game['seats'][1]['token']}"}).json()["private"]["dealt"]
     bob_only = {card["name"] for card in bob_dealt} - ann_monuments
     html = page.locator("#replay-body").inner_html()
     assert bob_only and any(name in html for name in ann_monuments)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -30,7 +30,7 @@ def first_choice(page, prefix: str) -> None:
 def test_a_takeback_request_accepted_by_the_other_player(live_server, browser):
     body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 21,
             "options": {"monuments": False, "buildings": "first_game"}}
-    created = httpx.post(f"{live_server.url}/api/games", json=body)
+    created = oneshot.post(f"{live_server.url}/api/games", json=body)
     assert created.status_code == 201, created.text
     game = created.json()
     # bypass_csp: lets the test evaluate its own waits; the page scripts run as served

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -15,7 +15,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def create_game(base: str, **options) -> dict:
     body = {"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 21,
             "options": {"monuments": False, "buildings": "first_game", **options}}
-    response = httpx.post(f"{base}/api/games", json=body)
+    response = oneshot.post(f"{base}/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -82,8 +82,8 @@ def test_two_players_play_rounds_live(live_server, browser):
 
 def test_a_players_monument_is_not_in_the_other_players_page(live_server, browser):
     game = create_game(live_server.url, monuments=True)
-    ann_view = httpx.get(f"{live_server.url}/api/games/{game['id']}",
-                         headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
+    ann_view = oneshot.get(f"{live_server.url}/api/games/{game['id']}",
+                           headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
     offered = [o for o in ann_view["options"] if o["id"].startswith("keep:")]
     assert len(offered) == 2
     ctx = browser.new_context()

@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
-import httpx
 import pytest
 
 from ..browser.conftest import browser  # noqa: F401 (the shared Chromium fixture)
 from .conftest import Clock
 from .test_live import LiveNotifyServer
+from .. import oneshot
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(os.environ.get("KEYDOM_SHOTS", "/tmp/keydom-shots"))
@@ -30,16 +30,16 @@ def server(sqlite_url: str) -> Iterator[LiveNotifyServer]:
 
 
 def _game(server: LiveNotifyServer) -> dict[str, Any]:
-    return httpx.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 3,
-                                                        "options": {"monuments": False}}).json()
+    return oneshot.post(f"{server.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 3,
+                                                          "options": {"monuments": False}}).json()
 
 
 def _ann_names_a_resource(server: LiveNotifyServer, game: dict[str, Any]) -> None:
     ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
-    view = httpx.get(f"{server.url}/api/games/{game['id']}", headers=ann).json()
+    view = oneshot.get(f"{server.url}/api/games/{game['id']}", headers=ann).json()
     option = next(o["id"] for o in view["options"] if o["id"] != "cancel")
-    response = httpx.post(f"{server.url}/api/games/{game['id']}/actions", headers=ann,
-                          json={"option": option, "version": view["version"]})
+    response = oneshot.post(f"{server.url}/api/games/{game['id']}/actions", headers=ann,
+                            json={"option": option, "version": view["version"]})
     assert response.status_code == 200
 
 
@@ -122,15 +122,15 @@ def test_the_panel_saves_channels_refuses_bad_ones_and_sends_a_test(server, brow
         width_used = page.evaluate("document.documentElement.scrollWidth")
         assert width_used <= width, "the panel makes the page scroll sideways"
         page.context.close()
-    stored = httpx.get(f"{server.url}/api/games/{game['id']}/notifications",
-                       headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
+    stored = oneshot.get(f"{server.url}/api/games/{game['id']}/notifications",
+                         headers={"Authorization": f"Bearer {game['seats'][0]['token']}"}).json()
     assert stored["remind_after_hours"] == 12 and stored["urls"] == [receiver.url("ann390")]
 
 
 def test_a_failed_delivery_is_shown_on_the_page(server, browser, receiver):  # noqa: F811
     game = _game(server)
-    httpx.put(f"{server.url}/api/games/{game['id']}/notifications", json={"urls": [receiver.url("bob")]},
-              headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    oneshot.put(f"{server.url}/api/games/{game['id']}/notifications", json={"urls": [receiver.url("bob")]},
+                headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
     receiver.fail_next = 1
     _ann_names_a_resource(server, game)
     assert server.run_pass_blocking() == 0  # not due yet (the delay)
@@ -151,8 +151,8 @@ def test_a_failed_delivery_is_shown_on_the_page(server, browser, receiver):  # n
 
 
 def _seat_settings(server: LiveNotifyServer, game: dict[str, Any], seat: int) -> dict[str, Any]:
-    return httpx.get(f"{server.url}/api/games/{game['id']}/notifications",
-                     headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
+    return oneshot.get(f"{server.url}/api/games/{game['id']}/notifications",
+                       headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"}).json()
 
 
 def _typing_while_the_settings_load(server: LiveNotifyServer, browser: Any,  # noqa: F811

@@ -23,6 +23,7 @@ from app.table.service import Table
 from app.hub.local import Hub
 
 from ..procs import ServerProcess
+from .. import oneshot
 
 ATTEMPTS = int(os.environ.get("KEYDOM_RACE_ATTEMPTS", "2000"))
 
@@ -36,7 +37,7 @@ def run_async(coro) -> object:
 def create(base: str, players: int = 2, seed: int = 1) -> dict:
     body = {"title": "tiny-towns", "players": [f"P{i}" for i in range(players)], "seed": seed,
             "options": {"monuments": True}}
-    response = httpx.post(f"{base}/api/games", json=body)
+    response = oneshot.post(f"{base}/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 

@@ -14,6 +14,7 @@ import websockets
 from ..conftest import reachable
 from ..procs import ServerProcess
 from .test_races_and_crashes import run_async
+from .. import oneshot
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -23,8 +24,8 @@ def redis_reachable() -> bool:
 
 
 async def _watch_and_act(a: ServerProcess, b: ServerProcess, rounds: int) -> list[int]:
-    game = httpx.post(f"{a.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 3,
-                                                 "options": {"monuments": False}}).json()
+    game = oneshot.post(f"{a.url}/api/games", json={"title": "tiny-towns", "players": ["Ann", "Bob"], "seed": 3,
+                                                   "options": {"monuments": False}}).json()
     seen: list[int] = []
     ws_url = b.url.replace("http", "ws") + f"/ws/games/{game['id']}?token={game['seats'][1]['token']}"
     async with websockets.connect(ws_url) as ws, httpx.AsyncClient() as http:
