@@ -8,7 +8,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import AsyncIterator, Iterator
+from typing import Any, AsyncIterator, Iterator
 
 import httpx
 import pytest
@@ -178,3 +178,54 @@ class LiveServer:
 def live_server(sqlite_url: str) -> Iterator[LiveServer]:
     with LiveServer(sqlite_url) as server:
         yield server
+
+
+# The longest files of the suite (`--junitxml` times, 2026-12-02), started first. xdist's
+# own order (the files with the most tests first) left them for last, and a full run
+# ended with one worker busy for minutes and the others idle.
+LONG_FILES = (
+    "tests/browser/test_choices_in_view.py",  # ~220 s, 8 tests
+    "tests/table/test_races_and_crashes.py",  # ~160 s, 4 tests
+    "tests/games/test_twins.py",
+    "tests/browser/test_game_page.py",
+    "tests/api/test_fuzz.py",
+    "tests/web/test_drawn_once.py",
+    "tests/bots/test_bot_seats.py",
+    "tests/notify/test_page.py",
+    "tests/browser/test_bots_game.py",
+    "tests/browser/test_phone.py",
+    "tests/api/test_openapi_conformance.py",
+)
+# Of those, the files whose tests are each sent to whichever worker is free (the others go
+# whole to one worker, as with ``--dist loadfile``).
+SPREAD_FILES = LONG_FILES[:2]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long files first, then the others, most tests first (xdist's order); each file's
+    tests in their own order. Every worker sorts its collection the same way."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.nodeid.split("::", 1)[0]] = counts.get(item.nodeid.split("::", 1)[0], 0) + 1
+
+    def rank(item: pytest.Item) -> tuple[int, int, str]:
+        file = item.nodeid.split("::", 1)[0]
+        if file in LONG_FILES:
+            return (0, LONG_FILES.index(file), file)
+        return (1, -counts[file], file)
+    items.sort(key=rank)  # stable: the order within each file stays
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` in the order collected (see above), with SPREAD_FILES spread."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class LongFirst(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = super()._split_scope(nodeid)
+            return nodeid if file in SPREAD_FILES else file
+
+    config.option.loadscopereorder = False  # the collection's order is the order wanted
+    return LongFirst(config, log)
