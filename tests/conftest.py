@@ -184,7 +184,7 @@ def live_server(sqlite_url: str) -> Iterator[LiveServer]:
 # own order (the files with the most tests first) left them for last, and a full run
 # ended with one worker busy for minutes and the others idle.
 LONG_FILES = (
-    "tests/browser/test_choices_in_view.py",  # ~220 s, 8 tests
+    "tests/browser/test_choices_in_view.py",  # ~150 s, 8 tests
     "tests/table/test_races_and_crashes.py",  # ~160 s, 4 tests
     "tests/games/test_twins.py",
     "tests/browser/test_game_page.py",
@@ -216,6 +216,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=rank)  # stable: the order within each file stays
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: only asked when xdist runs the suite
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` in the order collected (see above), with SPREAD_FILES spread."""
     if config.getvalue("dist") != "loadfile":
