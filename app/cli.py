@@ -121,6 +121,14 @@ def backup_sqlite(target: str) -> int:
     source_path = url.split(":///", 1)[1]
     if Path(target).exists():
         raise ValueError(f"{target} exists already; name a new file")
+    copy_sqlite(source_path, target)
+    print(f"Backed up {source_path} to {target}.", file=sys.stderr)
+    return 0
+
+
+def copy_sqlite(source_path: str | Path, target: str | Path) -> None:
+    """A consistent copy of a SQLite database file, by SQLite's online backup (the same
+    pages, even while another connection writes)."""
     source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
     copy = sqlite3.connect(target)
     try:
@@ -129,5 +137,3 @@ def backup_sqlite(target: str) -> int:
     finally:
         copy.close()
         source.close()
-    print(f"Backed up {source_path} to {target}.", file=sys.stderr)
-    return 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import socket
-import sqlite3
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
@@ -14,6 +14,7 @@ import httpx
 import pytest
 import uvicorn
 
+from app.cli import copy_sqlite
 from app.main import create_app
 from app.settings import Settings, async_database_url
 from app.store.migrate import upgrade
@@ -50,19 +51,18 @@ def reset_postgres() -> str:
                 conn.execute(f'CREATE DATABASE "{name}"')
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         if _PG_MIGRATED and _pg_schema(conn) == _PG_MIGRATED[0]:
-            tables = ", ".join(f'"{t}"' for t in _PG_MIGRATED[1])
-            conn.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+            tables = sorted({column[0] for column in _PG_MIGRATED[0][0]} - {"alembic_version"})
+            conn.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " RESTART IDENTITY CASCADE")
             return async_database_url(PG_URL)
         conn.execute("DROP SCHEMA IF EXISTS public CASCADE")  # every table, whoever added it
         conn.execute("CREATE SCHEMA public")
     upgrade(PG_URL)
     with psycopg.connect(PG_URL, autocommit=True) as conn:
-        _PG_MIGRATED[:] = [_pg_schema(conn), [t for (t,) in conn.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'")]]
+        _PG_MIGRATED[:] = [_pg_schema(conn)]
     return async_database_url(PG_URL)
 
 
-_PG_MIGRATED: list = []  # [the schema as migrating left it, its tables but alembic_version]
+_PG_MIGRATED: list[tuple] = []  # the schema as migrating left it, once this process has migrated
 
 
 def _pg_schema(conn: object) -> tuple:
@@ -96,12 +96,7 @@ def sqlite_url(tmp_path: Path, migrated_sqlite: Path) -> str:
     """A fresh database of its own for the test: a copy of the migrated one (the same
     pages, by SQLite's backup API), which costs a millisecond where migrating costs 0.3 s."""
     target = tmp_path / "keydom.db"
-    source, copy = sqlite3.connect(migrated_sqlite), sqlite3.connect(target)
-    try:
-        source.backup(copy)
-    finally:
-        copy.close()
-        source.close()
+    copy_sqlite(migrated_sqlite, target)
     return f"sqlite+aiosqlite:///{target}"
 
 
@@ -204,16 +199,18 @@ SPREAD_FILES = LONG_FILES[:2]
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The long files first, then the others, most tests first (xdist's order); each file's
     tests in their own order. Every worker sorts its collection the same way."""
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item.nodeid.split("::", 1)[0]] = counts.get(item.nodeid.split("::", 1)[0], 0) + 1
+    counts = Counter(_file(item) for item in items)
 
     def rank(item: pytest.Item) -> tuple[int, int, str]:
-        file = item.nodeid.split("::", 1)[0]
+        file = _file(item)
         if file in LONG_FILES:
             return (0, LONG_FILES.index(file), file)
         return (1, -counts[file], file)
     items.sort(key=rank)  # stable: the order within each file stays
+
+
+def _file(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
 
 
 @pytest.hookimpl(optionalhook=True)  # xdist's hook: only asked when xdist runs the suite

@@ -29,7 +29,3 @@ def post(url: str, **kwargs: Any) -> httpx.Response:
 
 def put(url: str, **kwargs: Any) -> httpx.Response:
     return request("PUT", url, **kwargs)
-
-
-def delete(url: str, **kwargs: Any) -> httpx.Response:
-    return request("DELETE", url, **kwargs)
