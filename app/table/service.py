@@ -16,6 +16,7 @@ their next action, and no jump later that would count the steps they did not see
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 from collections import OrderedDict
@@ -502,6 +503,9 @@ class Table:
             "action", after.game_id, after.version, seat,
             newly_to_act=frozenset(title.to_act(after.state)) - frozenset(title.to_act(snap.state)),
             finished=after.status == "finished"))
+        # The sockets just woken send the new view before the caller answers: a player sees
+        # the move by its frame (the page reads only the version from the answer).
+        await asyncio.sleep(0)
         if not answer:  # the caller needs only the new version (its frames carry the view)
             return {"version": after.view_version(seat)}
         return build_view(title, after, seat, names, core=views.core(seat),

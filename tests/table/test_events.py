@@ -55,3 +55,26 @@ async def test_a_failing_listener_neither_fails_the_action_nor_silences_the_othe
     answer = await table.act(Viewer(game["id"], seat), mine["options"][0]["id"], mine["version"])
     assert answer["version"] == 1
     assert heard == ["create", "action"]
+
+
+async def test_the_sockets_an_action_wakes_send_before_its_caller_answers(client):
+    """A player sees a move by its frame; the action's answer (only a version, for the page)
+    waits until the woken sockets have had their turn."""
+    import asyncio
+
+    table = table_of(client)
+    game = await create(client, ["Ann", "Bob"])
+    seat = (await table.view(Viewer(game["id"], None)))["to_act"][0]
+    mine = await table.view(Viewer(game["id"], seat))
+    order: list[str] = []
+    with table.hub.subscribe(game["id"]) as sub:
+        async def socket() -> None:
+            await sub.wait()
+            order.append(f"frame {sub.newest}")
+
+        listening = asyncio.create_task(socket())
+        await asyncio.sleep(0)  # the socket is waiting
+        answer = await table.act(Viewer(game["id"], seat), mine["options"][0]["id"], mine["version"], answer=False)
+        order.append(f"answer {answer['version']}")
+        await listening
+    assert order == ["frame 1", "answer 1"]
