@@ -49,12 +49,12 @@ def race(database_url: str, attempts: int) -> tuple[int, int]:
     contests = games = 0
     try:
         with httpx.Client(timeout=30) as http, ThreadPoolExecutor(2) as pool:
-            game = None
+            game = view = None
             while contests < attempts:
                 if game is None:
                     game = create(a.url, seed=games)
                     games += 1
-                view = http.get(f"{a.url}/api/games/{game['id']}").json()
+                    view = http.get(f"{a.url}/api/games/{game['id']}").json()
                 if view["status"] == "finished":
                     game = None
                     continue
@@ -76,6 +76,7 @@ def race(database_url: str, attempts: int) -> tuple[int, int]:
                 # game version of the one action that applied).
                 after = http.get(f"{a.url}/api/games/{game['id']}", headers=headers).json()
                 assert after["version"] == answers[0].json()["version"] > mine["version"]
+                view = after  # whose turn it is and whether the game is over: every viewer sees it alike
     finally:
         a.stop()
         b.stop()
