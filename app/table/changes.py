@@ -67,17 +67,27 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
              drops: list[list[Any]], depth: int) -> None:
     # Views are built of plain dicts, lists and JSON values, so the exact types are asked
     # (cheaper than isinstance, on every node of every frame); anything else is resent whole.
+    # A changed value is looked into only when it is a dict or a list on both sides: any
+    # other is set here, without a call per leaf (most of what changes is leaves).
     kind = type(old)
-    if kind is dict and type(new) is dict and depth:
+    if kind is dict and type(new) is dict and depth and old.get("id") == new.get("id"):
+        # (a dict with another "id" is another thing, an option or a card: resent whole)
         for key, value in new.items():
             name = key if type(key) is str else str(key)  # JSON writes int keys as strings
             if key not in old:
                 sets.append([[*path, name], value])
                 continue
             before = old[key]
-            if before is value or (type(before) is type(value) and before == value):
+            if before is value:
                 continue
-            _compare(before, value, [*path, name], sets, unsets, drops, depth - 1)
+            same = type(before)
+            if same is type(value):
+                if before == value:
+                    continue
+                if same is dict or same is list:
+                    _compare(before, value, [*path, name], sets, unsets, drops, depth - 1)
+                    continue
+            sets.append([[*path, name], value])
         if not old.keys() <= new.keys():  # (one test in C for the usual case: no key went)
             unsets.extend([*path, key if type(key) is str else str(key)] for key in old if key not in new)
     elif kind is list and type(new) is list and depth and (
@@ -86,9 +96,16 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
             drops.append([path, moved])
             old = old[moved:]
         for index, (before, value) in enumerate(zip(old, new)):
-            if before is value or (type(before) is type(value) and before == value):
+            if before is value:
                 continue
-            _compare(before, value, [*path, index], sets, unsets, drops, depth - 1)
+            same = type(before)
+            if same is type(value):
+                if before == value:
+                    continue
+                if same is dict or same is list:
+                    _compare(before, value, [*path, index], sets, unsets, drops, depth - 1)
+                    continue
+            sets.append([[*path, index], value])
         # A longer list (the log as lines are written, options): the new items, each set at
         # the index one past the end, which appends it (JavaScript's ``a[a.length] = v``).
         if len(new) > len(old):

@@ -20,7 +20,7 @@ from .. import oneshot
 leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text("ab", max_size=2))
 texts = st.lists(st.sampled_from(["a", "b", "c"]), max_size=8)  # a log: lines may repeat
 trees = st.recursive(st.one_of(leaves, texts), lambda kids: st.one_of(st.lists(kids, max_size=4),
-                                                     st.dictionaries(st.sampled_from("pqrs"), kids, max_size=4)),
+                                                     st.dictionaries(st.sampled_from(["p", "q", "r", "s", "id"]), kids, max_size=4)),
                      max_leaves=25)
 views = st.dictionaries(st.sampled_from(["public", "private", "log", "options", "seats"]), trees, max_size=5)
 
@@ -64,6 +64,15 @@ def test_a_shared_part_is_compared_once_for_every_viewer_of_a_version():
 def test_a_value_that_changes_type_is_sent_even_when_python_calls_it_equal():
     old, new = {"version": 1, "done": 1}, {"version": 2, "done": True}
     assert [["done"], True] in view_changes(old, new)["set"]
+
+
+def test_an_option_in_the_place_of_another_is_sent_whole_and_a_changed_one_by_its_changes():
+    first = {"id": "place:a1", "label": "Place at A1", "kind": "place", "target": "cell:a1"}
+    other = {"id": "warehouse:store", "label": "Store on a Warehouse", "kind": "warehouse"}
+    relabelled = dict(first, label="Place brick at A1")
+    frame = view_changes({"version": 1, "options": [first, first]}, {"version": 2, "options": [other, relabelled]})
+    assert frame["set"] == [[["version"], 2], [["options", 0], other], [["options", 1, "label"], "Place brick at A1"]]
+    assert frame["unset"] == []
 
 
 def test_only_the_changed_part_of_a_list_of_players_is_sent():
