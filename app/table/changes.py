@@ -36,7 +36,8 @@ def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ..
     ``"drop": [[path, count], ...]`` when a list lost items at its start. A path is a
     list of dict keys (strings) and list indexes (ints); ``apply_changes`` turns ``old``
     into ``new`` with it. Lists of one length are compared item by item, so one player's
-    town changing resends that town, not every player's; a list that grew is compared
+    town changing resends that town, not every player's (a dict where one with another
+    ``id`` stood, an option or a card, is resent whole); a list that grew is compared
     item by item too, and its new items are set at the indexes past its old end (in order:
     each appends). A list of texts that moved on (the log's last lines: the oldest go, new
     ones come) is a drop of its first items, then appends. A list that shrank otherwise is
