@@ -20,7 +20,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 def test_one_player_plays_a_whole_tiny_towns_game_against_two_bots(sqlite_url, browser):
     server = LiveServer(sqlite_url)
-    server.server.config.app.state.bot_config = BotConfig(delay=0.2, tick=0.5)
+    server.server.config.app.state.bot_config = BotConfig(delay=0.05, tick=0.5)
     with server:
         body = {"title": "tiny-towns", "players": ["Ann", {"bot": "strong"}, {"bot": "random"}],
                 "options": {"monuments": False, "buildings": "first_game"}}
