@@ -4,7 +4,10 @@ A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON
 values, is copied before every change, and is dumped and loaded as it is. A village card's
 tiles, resources, stored resources and keyple cards, the hands and winter K cards, the
 decks, the box, the skill pile and what the newest reveal showed are never changed in
-place: a change gives them a new list or dict, so copies share them (``clone``).
+place: a change gives them a new list or dict, so copies share them (``clone``). A village
+card itself, and a player's skill tiles, double-sided tiles and cards under the store, are
+shared too: a step changes a card only once it holds a copy of its own (``own_card``) and
+gives a player new skill dicts and a new list under the store.
 
 Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
 your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
@@ -198,6 +201,25 @@ _POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's powe
 _POWERED = frozenset(cid for cid, power in _POWER.items() if power)  # the cards with a power
 _card_of = itemgetter("card")
 _BRAINWAVE = frozenset(cid for cid, power in _POWER.items() if power == "brainwave")
+
+
+def own_card(p: Player, e: Entry) -> Entry:
+    """The card ``e`` of p's village as this step's own, to change: a copy in its place in the
+    village (copies of the game share every card: ``clone``), or ``e`` itself when it is this
+    step's already. ``p`` must be the step's own player (its village list its own)."""
+    if _fresh.get(id(e)) is e:
+        return e
+    mine = e.copy()  # its lists and dicts are never changed in place: shared
+    village = p.village
+    village[village.index(e)] = mine  # (no two cards of a village are equal: their places differ)
+    _fresh[id(mine)] = mine
+    return mine
+
+
+# The village cards made or copied since the game was last copied (by id(); the dict keeps
+# them, so an id is never another card's): a step changes these in place. Every copy
+# (clone, chooser_copy, own_players) empties it, since its cards are then shared.
+_fresh: dict[int, Entry] = {}
 
 
 def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
@@ -558,8 +580,7 @@ def reveal(g: Game) -> None:
         else:
             p.hand = cards
         if ch["use"] == "keyple":
-            target = road_card(g.players[ch["owner"]], ch["col"])
-            actions[p.seat] = (target, live_action(target))
+            actions[p.seat] = live_action(road_card(g.players[ch["owner"]], ch["col"]))
     shown = []
     lines = []
     for p, ch in chosen:
@@ -573,6 +594,7 @@ def reveal(g: Game) -> None:
             shown.append({"seat": p.seat, "use": "discard"})
         elif ch["use"] == "build":
             e = entry(c.id, ch["row"], ch["col"], g.reveals)
+            _fresh[id(e)] = e  # this step's own card
             insort(p.village, e, key=_village_order)  # the road row first, each row by column
             got = gain(g, p, c.reward, e)
             lines.append(f"{seat_ref(p.seat)} builds {c.name} ({ch['row']} row)" + (f" and gains {got}." if got else "."))
@@ -580,10 +602,13 @@ def reveal(g: Game) -> None:
         else:
             p.tokens -= ch["tokens"]
             g.token_supply += ch["tokens"]
-            target, action = actions[p.seat]
+            owner = ch["owner"]
+            # the building as it is now, as this step's own (another seat's keyple card or
+            # gain may have replaced it earlier in this reveal); its action as it was before
+            target = own_card(g.players[owner], road_card(g.players[owner], ch["col"]))
+            action = actions[p.seat]
             target["keyples"] = target["keyples"] + [{"card": c.id, "by": p.seat, "tokens": ch["tokens"],
                                                       "at": g.reveals}]
-            owner = ch["owner"]
             whose = "own" if owner == p.seat else f"{seat_ref(owner)}'s"
             boost = f" with {plural(ch['tokens'], 'keyple token')}" if ch["tokens"] else ""
             got = activate(g, p, owner, target, action)
@@ -605,7 +630,8 @@ def _village_order(e: Entry) -> tuple[bool, int]:
 
 def add_res(e: Entry, bucket: str, r: str, n: int) -> None:
     """``n`` more (or fewer) of resource ``r`` on a card's "res" or "stored", in a new dict
-    (copies of the game share the old one); none left drops the kind."""
+    (copies of the game share the old one); none left drops the kind. ``e`` is the step's
+    own card (``own_card``)."""
     held = dict(e[bucket])
     left = held.get(r, 0) + n
     if left:
@@ -623,10 +649,12 @@ def take_tokens(g: Game, p: Player, n: int) -> int:
 
 
 def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
-    """Resources, skill tiles and tokens with no decision; returns what was gained in words."""
+    """Resources, skill tiles and tokens with no decision; returns what was gained in words.
+    ``onto`` is a card of p's village."""
     parts = []
     for eff in effects:
         if eff.kind == "gain":
+            onto = own_card(p, onto)
             add_res(onto, "res", eff.what, eff.amount)
             parts.append(f"{eff.amount} {eff.what}")
         elif eff.kind == "token":
@@ -638,11 +666,11 @@ def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
                     if g.skill_pile:
                         tile = g.skill_pile[0]
                         g.skill_pile = g.skill_pile[1:]
-                        p.skills[tile] += 1
+                        p.skills = {**p.skills, tile: p.skills[tile] + 1}  # (copies share the old)
                         parts.append(f"a {tile} tile")
                 elif g.doubles[eff.what]:
                     g.doubles[eff.what] -= 1
-                    p.doubles[eff.what] += 1
+                    p.doubles = {**p.doubles, eff.what: p.doubles[eff.what] + 1}
                     parts.append(f"a double-sided {eff.what} tile")
     return ", ".join(parts)
 
@@ -870,7 +898,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     if kind in ("stop", "skip"):
         p.jobs.pop(0)
     elif kind == "take":
-        onto = find(p, job["onto"])
+        onto = own_card(p, find(p, job["onto"]))
         add_res(onto, "res", rest, job["n"])
         g.log.append(f"{seat_ref(p.seat)} takes {job['n']} {rest}.")
         p.jobs.pop(0)
@@ -883,7 +911,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         p.jobs.pop(0)
     elif kind == "move":
         a, b, r = rest.split(":")
-        src, dst = find(p, a), find(p, b)
+        src, dst = own_card(p, find(p, a)), own_card(p, find(p, b))
         add_res(src, "res", r, -1)
         add_res(dst, "stored" if CARDS[dst["card"]].kind == "store" else "res", r, 1)
         g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
@@ -896,7 +924,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         if not job["left"]:
             p.jobs.pop(0)
     elif kind == "flip":
-        e = find(p, rest)
+        e = own_card(p, find(p, rest))
         tiles = list(e["tiles"])
         tiles[tiles.index("house")] = "points"
         e["tiles"] = tiles
@@ -921,13 +949,14 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
 def pay_skill(g: Game, p: Player, skill: str) -> None:
     """A skill tile goes back to the supply: single-sided first, double-sided to their own pile."""
     if p.skills[skill]:
-        p.skills[skill] -= 1
+        p.skills = {**p.skills, skill: p.skills[skill] - 1}  # new dicts: copies share the old
     else:
-        p.doubles[skill] -= 1
+        p.doubles = {**p.doubles, skill: p.doubles[skill] - 1}
         g.doubles[skill] += 1
 
 
 def upgrade(g: Game, p: Player, e: Entry) -> None:
+    e = own_card(p, e)
     c = CARDS[e["card"]]
     cost = c.costs[live_panel(e)]
     paid = can_pay(p, e, cost, powers(p))
@@ -988,7 +1017,7 @@ def use_tokens(g: Game, p: Player, option_id: str) -> None:
     if option_id == "done":
         p.done = True
     else:
-        e = find(p, f"{ROAD}.{option_id.removeprefix('token:')}")
+        e = own_card(p, find(p, f"{ROAD}.{option_id.removeprefix('token:')}"))
         cost = token_cost(e)
         assert cost is not None
         p.tokens -= cost
@@ -1019,12 +1048,14 @@ def end_season(g: Game) -> None:
     """Keyple cards go face down under their village owner's store card."""
     own_players(g)  # every village changes (the step may have copied only one seat's)
     for p in g.players:
-        for e in p.village:
-            if e["keyples"]:
-                p.under_store += [k["card"] for k in e["keyples"]]
-            e["keyples"] = []
-            e["token_acts"] = 0
-        p.under_store.sort(key=_by_card_order)
+        under = list(p.under_store)  # a new list: copies share the old
+        for e in list(p.village):
+            if e["keyples"] or e["token_acts"]:  # (a card left as it is stays shared)
+                e = own_card(p, e)
+                under += [k["card"] for k in e["keyples"]]
+                e["keyples"] = []
+                e["token_acts"] = 0
+        p.under_store = sorted(under, key=_by_card_order)
     g.last_reveal = []  # the season's keyple cards are face down now
     g.log.append(f"End of {season_name(g)}: keyple cards go face down under their village owner's store card.")
     if season_name(g) == "autumn":
@@ -1372,6 +1403,7 @@ def chooser_copy(g: Game, seat: Seat) -> Game:
     list and dict with the old ones, and the other players are the old ones. Most of a
     draft's steps are such choices, and no step ever changes a player, list or dict of a
     game it was given (any other step copies what it changes)."""
+    _fresh.clear()  # the two games share every card now
     attrs = g.__dict__.copy()
     players = list(g.players)
     players[seat] = _made(Player, players[seat].__dict__.copy())
@@ -1383,13 +1415,16 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     """An independent copy, knowing the state's shape (every action copies the game once,
     and the generic deep copy was most of a playout's time). The objects are made without
     running their ``__init__`` (every field is set here); tests/games/key_flow/
-    test_properties.py checks the copy equals the generic one and shares nothing mutable.
+    test_properties.py checks the copy equals the generic one and shares nothing the rules
+    change in place. The village cards are shared (a step copies the ones it changes:
+    ``own_card``; copying every card of every village was about 3% of a 6-player game).
 
     With ``only``, the other seats' players are those of ``g``: a decision after a reveal
     or a keyple token changes only that seat's own things and the game's, until a step
     sets another seat's field, which first gives that seat a player of its own
     (``check_tokens_over``, ``do_job`` before ``after_turn``; end_season, which changes
     every village, first calls ``own_players``)."""
+    _fresh.clear()  # the two games share every card now
     if only is None:
         players = list(map(_player_copy, g.players))
     else:
@@ -1407,16 +1442,15 @@ def clone(g: Game, only: Seat | None = None) -> Game:
 
 def own_players(g: Game) -> None:
     """Every player of ``g`` gets lists and dicts of its own (see ``clone``'s ``only``)."""
+    _fresh.clear()  # the earlier players share every card
     g.players = [_player_copy(p) for p in g.players]
 
 
 def _player_copy(p: Player) -> Player:
-    attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
-    attrs["village"] = list(map(dict.copy, p.village))  # their lists and dicts are never changed in place
-    attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
-    attrs["skills"] = p.skills.copy()
-    attrs["doubles"] = p.doubles.copy()
-    attrs["under_store"] = p.under_store.copy()
+    # the plain values (str, int, bool, None), the chosen use, the skill dicts and the cards
+    # under the store as they are: a step replaces them, never changes them in place
+    attrs = p.__dict__.copy()
+    attrs["village"] = list(p.village)  # the cards shared until a step changes one (own_card)
     attrs["jobs"] = list(map(_job_copy, p.jobs)) if p.jobs else []
     return _made(Player, attrs)
 

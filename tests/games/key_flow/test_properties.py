@@ -80,24 +80,38 @@ def test_waiting_count_says_how_many_still_choose_not_what():
 def test_clone_copies_every_field_and_shares_nothing_mutable():
     from dataclasses import fields
 
-    from app.games.key_flow.rules import Game, Player, clone
+    from app.games.key_flow.rules import Game, Player, clone, own_card
     p = bot_playout("key-flow", 3, seed=2)
     g = p.state
     copy = clone(g)
     assert kf.dump(copy) == kf.dump(g)
     assert {f.name for f in fields(Game)} == set(vars(copy)) and {f.name for f in fields(Player)} == set(
         vars(copy.players[0]))
+    # the village cards are shared until a step changes one: it changes a copy of its own
+    assert copy.players[0].village[0] is g.players[0].village[0]
+    assert copy.players[0].village is not g.players[0].village
     # as the rules change them: a card's lists and dicts and the decks are replaced, not changed
-    copy.players[0].village[0]["res"] = {"gold": 99}
-    copy.players[0].village[0]["tiles"] = ["house"]
+    mine = own_card(copy.players[0], copy.players[0].village[0])
+    assert mine is copy.players[0].village[0] is not g.players[0].village[0]
+    assert own_card(copy.players[0], mine) is mine  # the step's own card already
+    mine["res"] = {"gold": 99}
+    mine["tiles"] = ["house"]
     copy.decks["spring"] = ["x"]
     copy.log.append("x")
     assert kf.dump(copy) != kf.dump(g) and g.players[0].village[0]["res"].get("gold") != 99
     assert "x" not in g.log.recent and g.decks.get("spring") != ["x"] and g.players[0].village[0]["tiles"] != ["house"]
+    # a later copy shares that card: it is no step's own any more
+    again = clone(copy)
+    assert own_card(again.players[0], again.players[0].village[0]) is not mine
+    assert copy.players[0].village[0] is mine and mine["res"] == {"gold": 99}
 
 
 # Never changed in place (rules' module doc): a change replaces them, so copies share them.
 _REPLACED = {"box", "skill_pile", "last_reveal", "hand", "winter_k", "tiles", "res", "stored", "keyples"}
+# A player's fields the rules replace, never change in place (the game's own "doubles" they do
+# change); its village list is its own, but the cards in it are shared until a step changes
+# one through a copy of its own (rules.own_card).
+_PLAYER_REPLACED = {"skills", "doubles", "under_store", "chosen"}
 
 
 def _mutables(value, out: dict[int, object]) -> dict[int, object]:
@@ -108,9 +122,9 @@ def _mutables(value, out: dict[int, object]) -> dict[int, object]:
     if isinstance(value, (Game, Player)):
         out[id(value)] = value
         for name, v in vars(value).items():
-            if name == "decks":
+            if name in ("decks", "village"):
                 out[id(v)] = v
-            elif name not in _REPLACED:
+            elif name not in _REPLACED and not (isinstance(value, Player) and name in _PLAYER_REPLACED):
                 _mutables(v, out)
     elif isinstance(value, GameLog):
         out[id(value)] = value
