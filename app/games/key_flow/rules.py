@@ -1366,15 +1366,17 @@ def is_seat(g: Game, seat: object) -> bool:
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
-    # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
-    acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    if acting and checked_alone(g, g.players[seat]):
-        p = g.players[seat]
-        offered = lambda: is_choice_listed(g, p, option_id)  # noqa: E731
-    else:
-        offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
-    check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
+    p = g.players[seat] if is_seat(g, seat) else None
+    acting = p is not None and is_acting(g, p)
+    if acting and checked_alone(g, p):  # type: ignore[arg-type]
+        # an acting seat (so a real seat, and the game not over) whose choice is listed
+        # passes every refusal of check_choice: it is asked only to refuse the choice
+        if not is_choice_listed(g, p, option_id):  # type: ignore[arg-type]
+            check_choice(seat, len(g.players), False, frozenset((seat,)), _NOT_LISTED, option_id)
+    else:  # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
+        check_choice(seat, len(g.players), g.phase == OVER, frozenset((seat,)) if acting else NOBODY,
+                     lambda: option_id in kept(), option_id)  # type: ignore[operator]
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
         choose_step(g, g.players[seat], option_id)
@@ -1386,6 +1388,10 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     else:
         use_tokens(g, p, option_id)
     return g
+
+
+def _NOT_LISTED() -> bool:  # check_choice's ``offered`` for a choice found not listed
+    return False
 
 
 def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
