@@ -53,6 +53,7 @@ from __future__ import annotations
 import copy
 from bisect import insort
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter, itemgetter
 from typing import Any, Iterator
 
@@ -1368,15 +1369,20 @@ def is_seat(g: Game, seat: object) -> bool:
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
     p = g.players[seat] if is_seat(g, seat) else None
-    acting = p is not None and is_acting(g, p)
-    if acting and checked_alone(g, p):  # type: ignore[arg-type]
-        # an acting seat (so a real seat, and the game not over) whose choice is listed
-        # passes every refusal of check_choice: it is asked only to refuse the choice
-        if not is_choice_listed(g, p, option_id):  # type: ignore[arg-type]
-            check_choice(seat, len(g.players), False, frozenset((seat,)), _NOT_LISTED, option_id)
+    phase = g.phase
+    # A choice apply checks alone (checked_alone and is_choice_listed, inline: asked at every
+    # step) by an acting seat (so a real seat, the game not over), found listed, passes every
+    # refusal of check_choice: it is asked only to refuse one.
+    if p is not None and phase in (DRAFT, WINTER_K) and p.chosen is None:
+        listed = is_draft_choice(g, p, option_id)
+    elif p is not None and phase in (RESOLVE, TOKENS) and p.jobs and p.jobs[0]["do"] == "transport":
+        listed = is_move_listed(p, option_id)
     else:  # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
-        check_choice(seat, len(g.players), g.phase == OVER, frozenset((seat,)) if acting else NOBODY,
-                     lambda: option_id in kept(), option_id)  # type: ignore[operator]
+        acting = frozenset((seat,)) if p is not None and is_acting(g, p) else NOBODY
+        check_choice(seat, len(g.players), phase == OVER, acting, partial(_kept_holds, kept, option_id), option_id)
+        listed = True
+    if not listed:
+        check_choice(seat, len(g.players), False, frozenset((seat,)), _NOT_LISTED, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
         choose_step(g, g.players[seat], option_id)
@@ -1392,6 +1398,10 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
 
 def _NOT_LISTED() -> bool:  # check_choice's ``offered`` for a choice found not listed
     return False
+
+
+def _kept_holds(kept: Any, option_id: str) -> bool:  # check_choice's ``offered`` for a listed seat
+    return option_id in kept()
 
 
 def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
