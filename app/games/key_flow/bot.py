@@ -23,7 +23,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
                     powers, reachable, season_name, shape_neighbours)
 from .rules import spots as free_columns
@@ -165,7 +165,8 @@ def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], ow
         # or upgrades only gains: the worth reads the goals and whether the seat holds a
         # skill tile (to convert), so it is kept by those for every decision (the action is
         # the content's own object: its id() is never reused)
-        worths = _gains_worths(p, want, own)
+        known = _gains_own if own else _gains_other  # _gains_worths' slot, read inline
+        worths = known[2] if known[0] is p and known[1] is want else _gains_worths(p, want, own)
         worth = worths.get(id(action))
         if worth is None:
             worth = worths[id(action)] = _action_value(p, action, want, own)
@@ -193,13 +194,18 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], o
     v = 0
     if not ups:
         for e in action:
-            v += effect_value(p, e, want, own)
+            if e.kind == "gain":  # effect_value's first case, inline (the same product)
+                v += e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
+            else:
+                v += effect_value(p, e, want, own)
         return v
     # transport and upgrades together: an upgrade is worth what it adds, when the transport
     # of this same action (or what already sits on the card) makes one payable
     gain = reachable_upgrade(p, carts)
     for e in action:
-        if e.kind != "upgrade":
+        if e.kind == "gain":  # effect_value's first case, inline (the same product)
+            v += e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
+        elif e.kind != "upgrade":
             v += effect_value(p, e, want, own)
     if gain:
         return v + 0.9 * gain + 0.6 * min(ups - 1, flippable(p))
@@ -796,7 +802,9 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
     # Picks, the picked card's use and transport moves are weighed as the rules find them,
     # and apply checks the one chosen (rules.checked_alone): no listing of every option's
     # words for them.
-    alone = offered is None and checked_alone(g, p)
+    # (rules.checked_alone, inline)
+    alone = offered is None and (p.chosen is None if g.phase in (DRAFT, WINTER_K) else
+                                 g.phase in (RESOLVE, TOKENS) and bool(p.jobs) and p.jobs[0]["do"] == "transport")
     if not alone:
         if offered is None:
             offered = listed(state, seat)  # apply then checks against this list

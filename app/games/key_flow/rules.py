@@ -160,11 +160,12 @@ _places: dict[str, dict[int, str]] = {ROAD: {}, RIVER: {}}  # by row, by column:
 
 
 def find(p: Player, place: str) -> Entry:
-    row, _, col = place.partition(".")
-    e = card_at(p, row, int(col))
-    if e is None:
-        raise IllegalAction(f"There is no card at {place} in that village.")
-    return e
+    row, _, text = place.partition(".")
+    col = int(text)
+    for e in p.village:  # (card_at, inline: asked at most steps)
+        if e["col"] == col and e["row"] == row:
+            return e
+    raise IllegalAction(f"There is no card at {place} in that village.")
 
 
 def card_at(p: Player, row: str, col: int | None) -> Entry | None:
@@ -1422,9 +1423,12 @@ def chooser_copy(g: Game, seat: Seat) -> Game:
     _fresh.clear()  # the two games share every card now
     attrs = g.__dict__.copy()
     players = list(g.players)
-    players[seat] = _made(Player, players[seat].__dict__.copy())
+    chooser = players[seat] = _new(Player)  # (_made, inline here and below: every step copies)
+    chooser.__dict__ = g.players[seat].__dict__.copy()
     attrs["players"] = players
-    return _made(Game, attrs)
+    out = _new(Game)
+    out.__dict__ = attrs
+    return out
 
 
 def clone(g: Game, only: Seat | None = None) -> Game:
@@ -1453,7 +1457,9 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     attrs["doubles"] = g.doubles.copy()
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
     attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
-    return _made(Game, attrs)
+    out = _new(Game)
+    out.__dict__ = attrs
+    return out
 
 
 def own_players(g: Game) -> None:
@@ -1468,7 +1474,9 @@ def _player_copy(p: Player) -> Player:
     attrs = p.__dict__.copy()
     attrs["village"] = list(p.village)  # the cards shared until a step changes one (own_card)
     attrs["jobs"] = list(map(_job_copy, p.jobs)) if p.jobs else []
-    return _made(Player, attrs)
+    out = _new(Player)
+    out.__dict__ = attrs
+    return out
 
 
 def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
@@ -1476,6 +1484,9 @@ def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
     if "gains" in out:  # a conversion's words, the only list in a job
         out["gains"] = list(out["gains"])
     return out
+
+
+_new = object.__new__  # an instance with no fields yet (a copy then sets its __dict__)
 
 
 def _made(cls: type, attrs: dict[str, Any]) -> Any:
