@@ -90,7 +90,8 @@ def effect_value(p: Player, e: Effect, want: frozenset[str], own: bool) -> float
     if not own:
         return 0.0
     if e.kind == "transport":
-        return min(e.amount, _village_facts(p)[1]) * 0.6  # the resources on the village's cards
+        facts = _facts_now if _facts_now[0] is p else _village_facts(p)  # (its slot, read inline)
+        return min(e.amount, facts[1]) * 0.6  # the resources on the village's cards
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
@@ -113,7 +114,7 @@ def _upgradable(p: Player) -> int:
 
 
 def flippable(p: Player) -> int:
-    return _village_facts(p)[2]  # its house tiles
+    return (_facts_now if _facts_now[0] is p else _village_facts(p))[2]  # its house tiles
 
 
 def _village_counts(p: Player) -> tuple[int, int]:
@@ -331,7 +332,7 @@ def reachable_upgrade(p: Player, carts: int) -> int:
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
-    facts = _village_facts(p)
+    facts = _facts_now if _facts_now[0] is p else _village_facts(p)  # (its slot, read inline)
     short = facts[5]  # by place: [resources missing in all, a missing one lacking anywhere (None: not asked yet), card, missing]
     # the cards are tried largest gain first, and the first card within reach answers
     for gain, at, cost, beyond in facts[4]:
@@ -373,7 +374,7 @@ def _lacks_skill(p: Player, skills: tuple[tuple[str, int], ...]) -> bool:
 def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
     """Do the village's other cards (stores give nothing) hold too few of a missing resource
     (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
-    pool = _village_facts(p)[3]
+    pool = (_facts_now if _facts_now[0] is p else _village_facts(p))[3]
     here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
     if "keyflower" in pw:
         return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
@@ -466,7 +467,7 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
     building at home is weighed there only: a neighbour's building seldom beats the seat's
     own (and the neighbour keeps the card), and weighing every neighbour's village for
     every pick was a large part of a pick. (False, -inf, None) when there is none."""
-    worth = token_worth(want)
+    worth = 2.2 if "token" in want else 0.8  # token_worth, inline
     keyples = c.keyples
     tokens_held = p.tokens
     best: tuple[bool, float, tuple[int, int, float, Seat] | None] = (False, float("-inf"), None)
