@@ -442,7 +442,7 @@ def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
 def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float, str | None]:
     """The value of the card's best use and that use's option id (None: discard)."""
     if c.kind == "keyple":
-        goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
+        goal = (0.8 if _COLOUR_WORDS[c.id] in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
         # the best target, and what it is worth before the card's own goals, depend on the
         # card's keyples and arrows only: once per decision for each
@@ -458,6 +458,10 @@ def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float
             return (-1.0, None)
         return (v, f"on:{top[3]}:{top[0]}")  # the option id of the best building alone
     return village_card_worth(g, p, c, want), best_spot(p, c)
+
+
+# by keyple card id: the slot word of its colour (made once, not for every card of every pick)
+_COLOUR_WORDS = {cid: f"keyple:{c.colour}" for cid, c in CARDS.items() if c.kind == "keyple"}
 
 
 def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool, float, tuple[int, int, float, Seat] | None]:
@@ -549,7 +553,7 @@ _ROAD_USES = {cid: tuple((*USES[cid][level], panel.action) for level, panel in e
 def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> float:
     """``card_value`` of a card built in the village, without its place: only the picked
     card's place is ever used, so a pick finds it for that card alone."""
-    season = season_name(g)
+    season = SEASONS[g.season]  # (season_name, inline)
     if c.kind == "scorer":
         return c.panels[0].points + alone(p, c) + 0.5
     v = _BUILT_WORTH[c.id]

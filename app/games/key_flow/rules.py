@@ -1369,7 +1369,7 @@ def is_seat(g: Game, seat: object) -> bool:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    p = g.players[seat] if is_seat(g, seat) else None
+    p = g.players[seat] if isinstance(seat, int) and 0 <= seat < len(g.players) else None  # (is_seat, inline)
     phase = g.phase
     # A choice apply checks alone (checked_alone and is_choice_listed, inline: asked at every
     # step) by an acting seat (so a real seat, the game not over), found listed, passes every
