@@ -944,7 +944,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     elif not any(map(_jobs_of, g.players)):
         # the turn ends: the hands pass or the tokens start, setting every seat's fields, and
         # the others' players are the earlier game's (clone's ``only``)
-        g.players = [q if q is p else _made(Player, q.__dict__.copy()) for q in g.players]
+        g.players = [q if q is p else _made(Player, dict(q.__dict__)) for q in g.players]
         after_turn(g)
 
 
@@ -1040,7 +1040,7 @@ def check_tokens_over(g: Game, acting: Player | None = None) -> None:
     for seat, p in enumerate(g.players):
         if not p.jobs and not p.done and not can_use_tokens(p):
             if p is not acting:
-                g.players[seat] = p = _made(Player, p.__dict__.copy())  # a player of its own
+                g.players[seat] = p = _made(Player, dict(p.__dict__))  # a player of its own
             p.done = True
     if all(p.done and not p.jobs for p in g.players):
         end_season(g)
@@ -1421,10 +1421,10 @@ def chooser_copy(g: Game, seat: Seat) -> Game:
     draft's steps are such choices, and no step ever changes a player, list or dict of a
     game it was given (any other step copies what it changes)."""
     _fresh.clear()  # the two games share every card now
-    attrs = g.__dict__.copy()
+    attrs = dict(g.__dict__)
     players = list(g.players)
     chooser = players[seat] = _new(Player)  # (_made, inline here and below: every step copies)
-    chooser.__dict__ = g.players[seat].__dict__.copy()
+    chooser.__dict__ = dict(g.players[seat].__dict__)
     attrs["players"] = players
     out = _new(Game)
     out.__dict__ = attrs
@@ -1450,7 +1450,7 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     else:
         players = list(g.players)
         players[only] = _player_copy(players[only])
-    attrs = g.__dict__.copy()
+    attrs = dict(g.__dict__)
     attrs["players"] = players
     attrs["options"] = g.options.copy()
     attrs["decks"] = g.decks.copy()  # its lists, the box, the skill pile and last_reveal: never changed in place
@@ -1471,7 +1471,7 @@ def own_players(g: Game) -> None:
 def _player_copy(p: Player) -> Player:
     # the plain values (str, int, bool, None), the chosen use, the skill dicts and the cards
     # under the store as they are: a step replaces them, never changes them in place
-    attrs = p.__dict__.copy()
+    attrs = dict(p.__dict__)
     attrs["village"] = list(p.village)  # the cards shared until a step changes one (own_card)
     attrs["jobs"] = list(map(_job_copy, p.jobs)) if p.jobs else []
     out = _new(Player)
@@ -1487,6 +1487,11 @@ def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
 
 
 _new = object.__new__  # an instance with no fields yet (a copy then sets its __dict__)
+# The copies take their fields with dict(obj.__dict__), not obj.__dict__.copy(): an object made
+# by its class (setup, load) keeps a split dict (keys shared with its class), whose copies stay
+# split, and the interpreter reads a split dict's attributes through the generic lookup, never
+# its specialised one (a game's every p.village, g.phase...: about 6% of a 6-player bot game).
+# dict() builds a combined one, and copies of that stay combined.
 
 
 def _made(cls: type, attrs: dict[str, Any]) -> Any:
