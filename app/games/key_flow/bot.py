@@ -253,19 +253,18 @@ def _gains_only(action: tuple[Effect, ...]) -> bool:
     return known[1]
 
 
-class _Memo(dict):  # type: ignore[type-arg]
-    """The bot's memo of one decision (cleared at each: the player does not change within
-    one). Clearing it also empties the slots keeping the facts a decision asks most often
-    (for the last player asked), read without a key."""
-
-    def clear(self) -> None:
-        global _facts_now, _steps_now, _items_now, _gains_own, _gains_other
-        _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
-        dict.clear(self)
+def forget() -> None:
+    """Empty the bot's memo of one decision (at each: the player does not change within
+    one) and the slots keeping the facts a decision asks most often (for the last player
+    asked), read without a key."""
+    global _facts_now, _steps_now, _items_now, _gains_own, _gains_other
+    _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
+    _memo.clear()
 
 
 _NO_SLOT: tuple[Any, ...] = (None,)  # a slot kept for no player (its first item is never a player)
-_memo: dict[Any, Any] = _Memo()
+# A plain dict: a dict subclass's get and item reads miss the interpreter's specialised paths
+_memo: dict[Any, Any] = {}
 # _village_facts, _village_steps, _items_known and _gains_worths (own village, another's):
 # each a tuple starting with the player it was found for
 _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
@@ -815,7 +814,7 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
             offered = listed(state, seat)  # apply then checks against this list
         if not offered:
             raise ValueError(f"seat {seat} has nothing to choose")
-    _memo.clear()
+    forget()
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
             want = goals(g, p)
@@ -1182,10 +1181,10 @@ def _worth_after_jobs(g: Game, p: Player) -> float:
     """The village's final worth once its pending jobs are done as the state bot does them."""
     from .rules import do_job, job_options
     while p.jobs:
-        _memo.clear()
+        forget()
         offered = [o.id for o in job_options(g, p, p.jobs[0])]
         do_job(g, p, job_choice(g, p, offered, goals(g, p)))
-    _memo.clear()
+    forget()
     return final_worth(p)
 
 
