@@ -917,14 +917,10 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         add_res(src, "res", r, -1)
         add_res(dst, "stored" if CARDS[dst["card"]].kind == "store" else "res", r, 1)
         g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
-        job["left"] -= 1
-        if not job["left"]:
-            p.jobs.pop(0)
+        one_done(p)
     elif kind == "upgrade":
         upgrade(g, p, find(p, rest))
-        job["left"] -= 1
-        if not job["left"]:
-            p.jobs.pop(0)
+        one_done(p)
     elif kind == "flip":
         e = own_card(p, find(p, rest))
         tiles = list(e["tiles"])
@@ -935,9 +931,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
             add_res(e, "res", "gold", 1)
             extra = " (Flipper: 1 gold)"
         g.log.append(f"{seat_ref(p.seat)} flips an upgrade tile on {CARDS[e['card']].name} to 1 point{extra}.")
-        job["left"] -= 1
-        if not job["left"]:
-            p.jobs.pop(0)
+        one_done(p)
     prune_jobs(g, p)
     if g.phase == TOKENS:
         check_tokens_over(g, p)
@@ -946,6 +940,17 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         # the others' players are the earlier game's (clone's ``only``)
         g.players = [q if q is p else _made(Player, dict(q.__dict__)) for q in g.players]
         after_turn(g)
+
+
+def one_done(p: Player) -> None:
+    """One unit of the first job is used: the job is a new dict with one left fewer (copies
+    share the old one), or gone."""
+    job = p.jobs[0]
+    left = job["left"] - 1
+    if left:
+        p.jobs[0] = {**job, "left": left}
+    else:
+        p.jobs.pop(0)
 
 
 def pay_skill(g: Game, p: Player, skill: str) -> None:
@@ -1473,16 +1478,9 @@ def _player_copy(p: Player) -> Player:
     # under the store as they are: a step replaces them, never changes them in place
     attrs = dict(p.__dict__)
     attrs["village"] = list(p.village)  # the cards shared until a step changes one (own_card)
-    attrs["jobs"] = list(map(_job_copy, p.jobs)) if p.jobs else []
+    attrs["jobs"] = list(p.jobs)  # its dicts never changed in place (one_done replaces one)
     out = _new(Player)
     out.__dict__ = attrs
-    return out
-
-
-def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
-    out = job.copy()
-    if "gains" in out:  # a conversion's words, the only list in a job
-        out["gains"] = list(out["gains"])
     return out
 
 

@@ -109,8 +109,9 @@ def test_clone_copies_every_field_and_shares_nothing_mutable():
 # Never changed in place (rules' module doc): a change replaces them, so copies share them.
 _REPLACED = {"box", "skill_pile", "last_reveal", "hand", "winter_k", "tiles", "res", "stored", "keyples"}
 # A player's fields the rules replace, never change in place (the game's own "doubles" they do
-# change); its village list is its own, but the cards in it are shared until a step changes
-# one through a copy of its own (rules.own_card).
+# change); its village and jobs lists are its own, but the cards in the one are shared until a
+# step changes one through a copy of its own (rules.own_card), and the jobs in the other are
+# replaced, never changed (rules.one_done).
 _PLAYER_REPLACED = {"skills", "doubles", "under_store", "chosen"}
 
 
@@ -122,7 +123,7 @@ def _mutables(value, out: dict[int, object]) -> dict[int, object]:
     if isinstance(value, (Game, Player)):
         out[id(value)] = value
         for name, v in vars(value).items():
-            if name in ("decks", "village"):
+            if name in ("decks", "village", "jobs"):
                 out[id(v)] = v
             elif name not in _REPLACED and not (isinstance(value, Player) and name in _PLAYER_REPLACED):
                 _mutables(v, out)
