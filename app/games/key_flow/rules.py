@@ -912,8 +912,14 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         g.log.append(f"{seat_ref(p.seat)} pays a {rest} tile for {got or 'nothing'}.")
         p.jobs.pop(0)
     elif kind == "move":
-        a, b, r = rest.split(":")
-        src, dst = own_card(p, find(p, a)), own_card(p, find(p, b))
+        found, village = _move_found, p.village
+        if found[0] == option_id and found[1] < len(village) > found[2] and village[found[1]] is found[3] \
+                and village[found[2]] is found[4]:
+            src, dst, r = found[3], found[4], found[5]
+        else:
+            a, b, r = rest.split(":")
+            src, dst = find(p, a), find(p, b)
+        src, dst = own_card(p, src), own_card(p, dst)
         add_res(src, "res", r, -1)
         add_res(dst, "stored" if CARDS[dst["card"]].kind == "store" else "res", r, 1)
         g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
@@ -1361,11 +1367,29 @@ def is_move_listed(p: Player, option_id: object) -> bool:
         return False
     _, a, b, r = parts
     # each place read as where() writes it (a row, a dot, a column as str(int) writes it)
-    a_row, _, a_col = a.partition(".")
-    b_row, _, b_col = b.partition(".")
-    src, dst = card_at(p, a_row, _number(a_col)), card_at(p, b_row, _number(b_col))
-    return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
-            and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
+    a_row, _, a_text = a.partition(".")
+    b_row, _, b_text = b.partition(".")
+    a_col, b_col = _number(a_text), _number(b_text)
+    src = dst = None
+    for at, e in enumerate(p.village):  # both cards in one pass (card_at, inline)
+        col = e["col"]
+        if col == a_col and e["row"] == a_row:
+            src, i = e, at
+        elif col == b_col and e["row"] == b_row:
+            dst, j = e, at
+    listed = (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
+              and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
+    if listed:
+        global _move_found
+        _move_found = (option_id, i, j, src, dst, r)
+    return listed
+
+
+# The move is_move_listed found last: (its id, the places in the village of the cards it moves
+# between, the cards, the resource), which do_job then takes instead of reading the id again
+# when the very cards sit at those places (apply checks a move, then copies the player: the
+# copy's village holds the same cards).
+_move_found: tuple[Any, ...] = (None, 0, 0, None, None, "")
 
 
 def is_seat(g: Game, seat: object) -> bool:
