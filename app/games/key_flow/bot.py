@@ -25,7 +25,7 @@ from app.games.rng import Rng
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
 from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
-                    powers, reachable, season_name, shape_neighbours)
+                    powers, reachable, season_name, shape_neighbours, village_shape)
 from .rules import spots as free_columns
 from .scoring import accepts
 
@@ -284,7 +284,7 @@ def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list
     known = _steps_now
     if known[0] is not p:  # the slot keeps p: its id() is not reused
         village = p.village
-        places = tuple(map(_place_of, village))
+        places = village_shape(village)
         stores = tuple(map(_IS_STORE.__getitem__, map(_card_of, village)))
         kept = _steps_known.get((places, stores))
         if kept is None:
@@ -772,7 +772,7 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        places = tuple(map(_place_of, p.village))  # the village's shape, read in C
+        places = village_shape(p.village)  # the village's shape (one object per shape)
         out = _free_known.get((row, places))
         if out is None:
             if len(_free_known) > 20000:  # a bound, not a policy: shapes recur within a game
@@ -785,7 +785,6 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
 
 
 _free_known: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, tuple[int, ...]]]] = {}
-_place_of = itemgetter("row", "col")
 
 
 def _free_places_of(places: tuple[tuple[str, int], ...], row: str, free: list[int]) -> list[tuple[int, tuple[int, ...]]]:

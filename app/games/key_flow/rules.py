@@ -310,7 +310,7 @@ def deal(g: Game, size: int) -> None:
 
 def spots(p: Player, row: str) -> list[int]:
     """Free columns of a row where a new card touches a card already in the village."""
-    return list(shape_spots(tuple(map(_place_of, p.village)), row))
+    return list(shape_spots(village_shape(p.village), row))
 
 
 _spots: dict[tuple[tuple[tuple[str, int], ...], str], list[int]] = {}
@@ -348,10 +348,34 @@ def touching(a: Entry, b: Entry) -> bool:
 def neighbours(village: list[Entry]) -> tuple[tuple[int, ...], ...]:
     """For each card of the village (by place in the list), the places of the cards it
     touches, in village order. Transport and the bot ask this many times for few shapes."""
-    return shape_neighbours(tuple(map(_place_of, village)))
+    return shape_neighbours(village_shape(village))
 
 
 _place_of = itemgetter("row", "col")
+
+
+def village_shape(village: list[Entry]) -> tuple[tuple[str, int], ...]:
+    """The village's (row, column) per card: one tuple object per shape, so the caches kept
+    by shape find it by identity (comparing two equal shapes tuple by tuple cost more than
+    the lookup), and kept for the last village list asked (the bot and the rules ask of the
+    same village in turn). A card is never moved or taken away, only added: a list's shape
+    changes only with its length."""
+    global _shape_now
+    known = _shape_now
+    if known[0] is village and known[1] == len(village):
+        return known[2]
+    shape = tuple(map(_place_of, village))
+    one = _shape_objects.get(shape)
+    if one is None:
+        if len(_shape_objects) > 20000:  # a bound, not a policy: shapes recur within a game
+            _shape_objects.clear()
+        one = _shape_objects[shape] = shape
+    _shape_now = (village, len(village), one)  # (holds the list: its id() is not reused)
+    return one
+
+
+_shape_objects: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
+_shape_now: tuple[Any, ...] = (None, 0, ())
 
 
 _shapes: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], ...]] = {}  # a pure function of the shape

@@ -357,3 +357,22 @@ def test_reachable_villages_come_from_a_table_as_lists_of_their_own():
         assert first and all(0 <= seat < 4 for seat, _, _ in first)
         first.clear()
         assert reachable(g, g.players[1], c)
+
+
+@pytest.mark.parametrize("players, seed", [(3, 5), (6, 2)])
+def test_village_shape_is_each_cards_place_all_game_long(players, seed):
+    """rules.village_shape keeps the last village list's shape by its length (cards are only
+    ever added) and one tuple per shape: at every step, for every village, it is the cards'
+    (row, column) in village order, the same object for equal shapes."""
+    from app.games.key_flow.rules import village_shape
+    played = bot_playout("key-flow", players, seed=seed)
+    g = kf.setup(players, played.options, seed)
+    seen = {}
+    for seat, pick in played.actions + [(None, None)]:
+        for p in g.players:
+            shape = village_shape(p.village)
+            assert shape == tuple((e["row"], e["col"]) for e in p.village)
+            assert seen.setdefault(shape, shape) is shape
+            assert village_shape(p.village) is shape
+        if seat is not None:
+            g = kf.apply(g, seat, pick)
