@@ -1226,13 +1226,23 @@ def to_act(g: Game) -> frozenset[Seat]:
     # is_acting for every seat, its phase asked once (a playout asks at every step); for six
     # players, a comprehension's attribute reads cost less than map() with attrgetter and
     # compress() (which read each attribute through the generic lookup)
-    if g.phase in (DRAFT, WINTER_K):
-        return frozenset([p.seat for p in g.players if p.chosen is None])
-    if g.phase == RESOLVE:
-        return frozenset([p.seat for p in g.players if p.jobs])
-    if g.phase == TOKENS:
-        return frozenset([p.seat for p in g.players if p.jobs or not p.done])
-    return NOBODY
+    phase = g.phase
+    if phase == OVER:
+        return NOBODY
+    acting = []  # (a loop: a comprehension makes and calls a function each time)
+    if phase in (DRAFT, WINTER_K):
+        for p in g.players:
+            if p.chosen is None:
+                acting.append(p.seat)
+    elif phase == RESOLVE:
+        for p in g.players:
+            if p.jobs:
+                acting.append(p.seat)
+    elif phase == TOKENS:
+        for p in g.players:
+            if p.jobs or not p.done:
+                acting.append(p.seat)
+    return frozenset(acting)
 
 
 def is_acting(g: Game, p: Player) -> bool:
