@@ -54,7 +54,7 @@ import copy
 from bisect import insort
 from dataclasses import dataclass, field
 from functools import partial
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any, Iterator
 
 from app.games.gamelog import GameLog
@@ -573,12 +573,25 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
     else:
         p.chosen = {"card": p.choosing, "use": "build", "row": kind, "col": int(rest)}
     p.choosing = None
-    if all(map(_chosen_of, g.players)):
+    if everyone_chose(g):
         reveal(g)
 
 
-_chosen_of = attrgetter("chosen")
-_jobs_of = attrgetter("jobs")
+def everyone_chose(g: Game) -> bool:
+    # (loops, here and in anyone_owes: an attrgetter reads each field through the generic
+    # lookup, the loop through the interpreter's specialised one)
+    for q in g.players:
+        if not q.chosen:
+            return False
+    return True
+
+
+def anyone_owes(g: Game) -> bool:
+    """Does any seat owe a decision after the reveal?"""
+    for q in g.players:
+        if q.jobs:
+            return True
+    return False
 
 
 def road_card(p: Player, col: int) -> Entry:
@@ -732,7 +745,7 @@ def prune_jobs(g: Game, p: Player) -> None:
 
 
 def after_turn(g: Game) -> None:
-    if any(map(_jobs_of, g.players)):
+    if anyone_owes(g):
         g.phase = RESOLVE
         return
     if g.players[0].hand:
@@ -965,7 +978,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     prune_jobs(g, p)
     if g.phase == TOKENS:
         check_tokens_over(g, p)
-    elif not any(map(_jobs_of, g.players)):
+    elif not anyone_owes(g):
         # the turn ends: the hands pass or the tokens start, setting every seat's fields, and
         # the others' players are the earlier game's (clone's ``only``)
         g.players = [q if q is p else _made(Player, dict(q.__dict__)) for q in g.players]
@@ -1472,9 +1485,11 @@ def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
     """Does this draft choice complete the turn (everyone else has chosen already)?"""
     if option_id == "cancel" or option_id.startswith("pick:"):
         return False
-    chosen = list(map(_chosen_of, g.players))
-    chosen[seat] = True  # the chooser's (being made now)
-    return all(chosen)
+    chooser = g.players[seat]  # (the chooser's choice is being made now)
+    for q in g.players:
+        if not q.chosen and q is not chooser:
+            return False
+    return True
 
 
 def chooser_copy(g: Game, seat: Seat) -> Game:
