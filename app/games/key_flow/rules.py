@@ -1422,8 +1422,12 @@ def is_move_listed(p: Player, option_id: object) -> bool:
         col = e["col"]
         if col == a_col and e["row"] == a_row:
             src, i = e, at
+            if dst is not None:
+                break
         elif col == b_col and e["row"] == b_row:
             dst, j = e, at
+            if src is not None:
+                break
     listed = (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
               and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
     if listed:
