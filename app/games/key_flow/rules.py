@@ -290,7 +290,10 @@ def card_order(card_id: str) -> tuple[str, str]:
 
 # by card id: card_order's key (sorting hands with this dict's lookup runs in C)
 _CARD_ORDER = {cid: (c.name, cid) for cid, c in CARDS.items()}
-_by_card_order = _CARD_ORDER.__getitem__
+# by card id: its place in card_order's order (one number, which a sort compares faster than
+# two words, in the same order)
+_CARD_RANK = {cid: rank for rank, cid in enumerate(sorted(CARDS, key=_CARD_ORDER.__getitem__))}
+_by_card_order = _CARD_RANK.__getitem__
 
 
 def deal(g: Game, size: int) -> None:

@@ -376,3 +376,16 @@ def test_village_shape_is_each_cards_place_all_game_long(players, seed):
             assert village_shape(p.village) is shape
         if seat is not None:
             g = kf.apply(g, seat, pick)
+
+
+def test_cards_sort_by_rank_as_by_name_then_id():
+    """Hands, winter K cards and the cards under the store sort by a number per card
+    (rules._by_card_order): the order of card_order's (name, id)."""
+    import random
+
+    from app.games.key_flow.content import CARDS
+    from app.games.key_flow.rules import _by_card_order, card_order
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = rng.sample(sorted(CARDS), rng.randint(2, 12))
+        assert sorted(cards, key=_by_card_order) == sorted(cards, key=card_order)
