@@ -4,10 +4,10 @@ A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON
 values, is copied before every change, and is dumped and loaded as it is. A village card's
 tiles, resources, stored resources and keyple cards, the hands and winter K cards, the
 decks, the box, the skill pile and what the newest reveal showed are never changed in
-place: a change gives them a new list or dict, so copies share them (``clone``). A village
-card itself, and a player's skill tiles, double-sided tiles and cards under the store, are
-shared too: a step changes a card only once it holds a copy of its own (``own_card``) and
-gives a player new skill dicts and a new list under the store.
+place: a change gives them a new list or dict, so copies share them (``clone``). So are the
+options, the decks' dict, the double-sided tiles left, a player's skill tiles, double-sided
+tiles, cards under the store and each of its jobs (``one_done``); a village card itself is
+shared too, and a step changes a card only once it holds a copy of its own (``own_card``).
 
 Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
 your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
@@ -303,7 +303,7 @@ def deal(g: Game, size: int) -> None:
         p.hand = sorted(deck[i * size:(i + 1) * size], key=_by_card_order)
         p.done = False
     g.box = g.box + deck[len(g.players) * size:]
-    g.decks[season_name(g)] = []  # a new list: the decks dict is the copy's own (clone)
+    g.decks = {**g.decks, season_name(g): []}  # a new dict: copies share the old (clone)
     g.phase, g.turn = DRAFT, 0
     g.log.append(f"{season_name(g).capitalize()}: {plural(size, 'card')} each; "
                  f"pass to the {'left' if PASS_LEFT[season_name(g)] else 'right'}.")
@@ -711,7 +711,7 @@ def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
                         p.skills = {**p.skills, tile: p.skills[tile] + 1}  # (copies share the old)
                         parts.append(f"a {tile} tile")
                 elif g.doubles[eff.what]:
-                    g.doubles[eff.what] -= 1
+                    g.doubles = {**g.doubles, eff.what: g.doubles[eff.what] - 1}  # (copies share the old)
                     p.doubles = {**p.doubles, eff.what: p.doubles[eff.what] + 1}
                     parts.append(f"a double-sided {eff.what} tile")
     return ", ".join(parts)
@@ -1005,7 +1005,7 @@ def pay_skill(g: Game, p: Player, skill: str) -> None:
         p.skills = {**p.skills, skill: p.skills[skill] - 1}  # new dicts: copies share the old
     else:
         p.doubles = {**p.doubles, skill: p.doubles[skill] - 1}
-        g.doubles[skill] += 1
+        g.doubles = {**g.doubles, skill: g.doubles[skill] + 1}
 
 
 def upgrade(g: Game, p: Player, e: Entry) -> None:
@@ -1128,7 +1128,7 @@ def winter_deck(g: Game) -> None:
     rest = [cid for p in g.players for cid in p.winter_k]
     for p in g.players:
         p.winter_k = []
-    g.decks["winter"] = rng.shuffled(g.decks["winter"] + rest)
+    g.decks = {**g.decks, "winter": rng.shuffled(g.decks["winter"] + rest)}  # (copies share the old)
     g.rng = rng.state
     g.season = 3
     deal(g, DEAL["winter"][players_n(g)])
@@ -1537,9 +1537,8 @@ def clone(g: Game, only: Seat | None = None) -> Game:
         players[only] = _player_copy(players[only])
     attrs = dict(g.__dict__)
     attrs["players"] = players
-    attrs["options"] = g.options.copy()
-    attrs["decks"] = g.decks.copy()  # its lists, the box, the skill pile and last_reveal: never changed in place
-    attrs["doubles"] = g.doubles.copy()
+    # the options, the decks, the double-sided tiles left, the box, the skill pile and
+    # last_reveal are never changed in place (a step replaces them): shared
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
     attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
     out = _new(Game)

@@ -96,7 +96,7 @@ def test_clone_copies_every_field_and_shares_nothing_mutable():
     assert own_card(copy.players[0], mine) is mine  # the step's own card already
     mine["res"] = {"gold": 99}
     mine["tiles"] = ["house"]
-    copy.decks["spring"] = ["x"]
+    copy.decks = {**copy.decks, "spring": ["x"]}
     copy.log.append("x")
     assert kf.dump(copy) != kf.dump(g) and g.players[0].village[0]["res"].get("gold") != 99
     assert "x" not in g.log.recent and g.decks.get("spring") != ["x"] and g.players[0].village[0]["tiles"] != ["house"]
@@ -113,19 +113,22 @@ _REPLACED = {"box", "skill_pile", "last_reveal", "hand", "winter_k", "tiles", "r
 # step changes one through a copy of its own (rules.own_card), and the jobs in the other are
 # replaced, never changed (rules.one_done).
 _PLAYER_REPLACED = {"skills", "doubles", "under_store", "chosen"}
+# The game's fields the rules replace, never change in place.
+_GAME_REPLACED = {"options", "decks", "doubles"}
 
 
 def _mutables(value, out: dict[int, object]) -> dict[int, object]:
     """Every list, dict, player, game and log reachable from ``value`` (by id) that the
-    rules change in place (not what they only ever replace, nor the decks' lists)."""
+    rules change in place (not what they only ever replace)."""
     from app.games.gamelog import GameLog
     from app.games.key_flow.rules import Game, Player
     if isinstance(value, (Game, Player)):
         out[id(value)] = value
         for name, v in vars(value).items():
-            if name in ("decks", "village", "jobs"):
+            if name in ("village", "jobs"):
                 out[id(v)] = v
-            elif name not in _REPLACED and not (isinstance(value, Player) and name in _PLAYER_REPLACED):
+            elif name not in _REPLACED and name not in (_PLAYER_REPLACED if isinstance(value, Player) else
+                                                        _GAME_REPLACED):
                 _mutables(v, out)
     elif isinstance(value, GameLog):
         out[id(value)] = value
