@@ -23,9 +23,9 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
-                    powers, reachable, season_name, shape_neighbours)
+                    powers, reachable, season_name, shape_neighbours, village_shape)
 from .rules import spots as free_columns
 from .scoring import accepts
 
@@ -90,7 +90,8 @@ def effect_value(p: Player, e: Effect, want: frozenset[str], own: bool) -> float
     if not own:
         return 0.0
     if e.kind == "transport":
-        return min(e.amount, _village_facts(p)[1]) * 0.6  # the resources on the village's cards
+        facts = _facts_now if _facts_now[0] is p else _village_facts(p)  # (its slot, read inline)
+        return min(e.amount, facts[1]) * 0.6  # the resources on the village's cards
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
@@ -113,7 +114,7 @@ def _upgradable(p: Player) -> int:
 
 
 def flippable(p: Player) -> int:
-    return _village_facts(p)[2]  # its house tiles
+    return (_facts_now if _facts_now[0] is p else _village_facts(p))[2]  # its house tiles
 
 
 def _village_counts(p: Player) -> tuple[int, int]:
@@ -165,7 +166,8 @@ def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], ow
         # or upgrades only gains: the worth reads the goals and whether the seat holds a
         # skill tile (to convert), so it is kept by those for every decision (the action is
         # the content's own object: its id() is never reused)
-        worths = _gains_worths(p, want, own)
+        known = _gains_own if own else _gains_other  # _gains_worths' slot, read inline
+        worths = known[2] if known[0] is p and known[1] is want else _gains_worths(p, want, own)
         worth = worths.get(id(action))
         if worth is None:
             worth = worths[id(action)] = _action_value(p, action, want, own)
@@ -193,13 +195,18 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], o
     v = 0
     if not ups:
         for e in action:
-            v += effect_value(p, e, want, own)
+            if e.kind == "gain":  # effect_value's first case, inline (the same product)
+                v += e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
+            else:
+                v += effect_value(p, e, want, own)
         return v
     # transport and upgrades together: an upgrade is worth what it adds, when the transport
     # of this same action (or what already sits on the card) makes one payable
     gain = reachable_upgrade(p, carts)
     for e in action:
-        if e.kind != "upgrade":
+        if e.kind == "gain":  # effect_value's first case, inline (the same product)
+            v += e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
+        elif e.kind != "upgrade":
             v += effect_value(p, e, want, own)
     if gain:
         return v + 0.9 * gain + 0.6 * min(ups - 1, flippable(p))
@@ -246,19 +253,18 @@ def _gains_only(action: tuple[Effect, ...]) -> bool:
     return known[1]
 
 
-class _Memo(dict):  # type: ignore[type-arg]
-    """The bot's memo of one decision (cleared at each: the player does not change within
-    one). Clearing it also empties the slots keeping the facts a decision asks most often
-    (for the last player asked), read without a key."""
-
-    def clear(self) -> None:
-        global _facts_now, _steps_now, _items_now, _gains_own, _gains_other
-        _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
-        dict.clear(self)
+def forget() -> None:
+    """Empty the bot's memo of one decision (at each: the player does not change within
+    one) and the slots keeping the facts a decision asks most often (for the last player
+    asked), read without a key."""
+    global _facts_now, _steps_now, _items_now, _gains_own, _gains_other
+    _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
+    _memo.clear()
 
 
 _NO_SLOT: tuple[Any, ...] = (None,)  # a slot kept for no player (its first item is never a player)
-_memo: dict[Any, Any] = _Memo()
+# A plain dict: a dict subclass's get and item reads miss the interpreter's specialised paths
+_memo: dict[Any, Any] = {}
 # _village_facts, _village_steps, _items_known and _gains_worths (own village, another's):
 # each a tuple starting with the player it was found for
 _facts_now = _steps_now = _items_now = _gains_own = _gains_other = _NO_SLOT
@@ -278,7 +284,7 @@ def _village_steps(p: Player) -> tuple[Player, tuple[tuple[int, ...], ...], list
     known = _steps_now
     if known[0] is not p:  # the slot keeps p: its id() is not reused
         village = p.village
-        places = tuple(map(_place_of, village))
+        places = village_shape(village)
         stores = tuple(map(_IS_STORE.__getitem__, map(_card_of, village)))
         kept = _steps_known.get((places, stores))
         if kept is None:
@@ -325,7 +331,7 @@ def reachable_upgrade(p: Player, carts: int) -> int:
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
-    facts = _village_facts(p)
+    facts = _facts_now if _facts_now[0] is p else _village_facts(p)  # (its slot, read inline)
     short = facts[5]  # by place: [resources missing in all, a missing one lacking anywhere (None: not asked yet), card, missing]
     # the cards are tried largest gain first, and the first card within reach answers
     for gain, at, cost, beyond in facts[4]:
@@ -367,7 +373,7 @@ def _lacks_skill(p: Player, skills: tuple[tuple[str, int], ...]) -> bool:
 def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
     """Do the village's other cards (stores give nothing) hold too few of a missing resource
     (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
-    pool = _village_facts(p)[3]
+    pool = (_facts_now if _facts_now[0] is p else _village_facts(p))[3]
     here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
     if "keyflower" in pw:
         return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
@@ -435,7 +441,7 @@ def shortfall(e: Entry, cost: Any, pw: frozenset[str]) -> list[tuple[str, int]]:
 def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float, str | None]:
     """The value of the card's best use and that use's option id (None: discard)."""
     if c.kind == "keyple":
-        goal = (0.8 if f"keyple:{c.colour}" in want or "keyple" in want else 0.0) + \
+        goal = (0.8 if _COLOUR_WORDS[c.id] in want or "keyple" in want else 0.0) + \
             (0.8 if c.animal and (c.animal in want or "animal" in want) else 0.0)
         # the best target, and what it is worth before the card's own goals, depend on the
         # card's keyples and arrows only: once per decision for each
@@ -453,6 +459,10 @@ def card_value(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[float
     return village_card_worth(g, p, c, want), best_spot(p, c)
 
 
+# by keyple card id: the slot word of its colour (made once, not for every card of every pick)
+_COLOUR_WORDS = {cid: f"keyple:{c.colour}" for cid, c in CARDS.items() if c.kind == "keyple"}
+
+
 def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool, float, tuple[int, int, float, Seat] | None]:
     """(own village?, worth before the card's own goals, its ``_road_spots`` entry) of the
     building ``rules.targets`` lists for this keyple card whose live action gives most, less
@@ -460,7 +470,7 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
     building at home is weighed there only: a neighbour's building seldom beats the seat's
     own (and the neighbour keeps the card), and weighing every neighbour's village for
     every pick was a large part of a pick. (False, -inf, None) when there is none."""
-    worth = token_worth(want)
+    worth = 2.2 if "token" in want else 0.8  # token_worth, inline
     keyples = c.keyples
     tokens_held = p.tokens
     best: tuple[bool, float, tuple[int, int, float, Seat] | None] = (False, float("-inf"), None)
@@ -542,7 +552,7 @@ _ROAD_USES = {cid: tuple((*USES[cid][level], panel.action) for level, panel in e
 def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> float:
     """``card_value`` of a card built in the village, without its place: only the picked
     card's place is ever used, so a pick finds it for that card alone."""
-    season = season_name(g)
+    season = SEASONS[g.season]  # (season_name, inline)
     if c.kind == "scorer":
         return c.panels[0].points + alone(p, c) + 0.5
     v = _BUILT_WORTH[c.id]
@@ -762,7 +772,7 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
     key = ("spots", id(p), row)
     known = _memo.get(key)
     if known is None or known[0] is not p:
-        places = tuple(map(_place_of, p.village))  # the village's shape, read in C
+        places = village_shape(p.village)  # the village's shape (one object per shape)
         out = _free_known.get((row, places))
         if out is None:
             if len(_free_known) > 20000:  # a bound, not a policy: shapes recur within a game
@@ -775,7 +785,6 @@ def _free_places(p: Player, row: str) -> list[tuple[int, tuple[int, ...]]]:
 
 
 _free_known: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, tuple[int, ...]]]] = {}
-_place_of = itemgetter("row", "col")
 
 
 def _free_places_of(places: tuple[tuple[str, int], ...], row: str, free: list[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -796,13 +805,15 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
     # Picks, the picked card's use and transport moves are weighed as the rules find them,
     # and apply checks the one chosen (rules.checked_alone): no listing of every option's
     # words for them.
-    alone = offered is None and checked_alone(g, p)
+    # (rules.checked_alone, inline)
+    alone = offered is None and (p.chosen is None if g.phase in (DRAFT, WINTER_K) else
+                                 g.phase in (RESOLVE, TOKENS) and bool(p.jobs) and p.jobs[0]["do"] == "transport")
     if not alone:
         if offered is None:
             offered = listed(state, seat)  # apply then checks against this list
         if not offered:
             raise ValueError(f"seat {seat} has nothing to choose")
-    _memo.clear()
+    forget()
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
             want = goals(g, p)
@@ -1169,10 +1180,10 @@ def _worth_after_jobs(g: Game, p: Player) -> float:
     """The village's final worth once its pending jobs are done as the state bot does them."""
     from .rules import do_job, job_options
     while p.jobs:
-        _memo.clear()
+        forget()
         offered = [o.id for o in job_options(g, p, p.jobs[0])]
         do_job(g, p, job_choice(g, p, offered, goals(g, p)))
-    _memo.clear()
+    forget()
     return final_worth(p)
 
 

@@ -4,7 +4,10 @@ A game is a pure function of (options, seed, choices). ``Game`` holds plain JSON
 values, is copied before every change, and is dumped and loaded as it is. A village card's
 tiles, resources, stored resources and keyple cards, the hands and winter K cards, the
 decks, the box, the skill pile and what the newest reveal showed are never changed in
-place: a change gives them a new list or dict, so copies share them (``clone``).
+place: a change gives them a new list or dict, so copies share them (``clone``). So are the
+options, the decks' dict, the double-sided tiles left, a player's skill tiles, double-sided
+tiles, cards under the store and each of its jobs (``one_done``); a village card itself is
+shared too, and a step changes a card only once it holds a copy of its own (``own_card``).
 
 Seats and neighbours: seat ``s + 1`` sits on the left of seat ``s``. Passing left gives
 your remaining hand to seat ``s + 1``, passing right to ``s - 1``. A keyple card's left
@@ -50,7 +53,8 @@ from __future__ import annotations
 import copy
 from bisect import insort
 from dataclasses import dataclass, field
-from operator import attrgetter, itemgetter
+from functools import partial
+from operator import itemgetter
 from typing import Any, Iterator
 
 from app.games.gamelog import GameLog
@@ -156,11 +160,12 @@ _places: dict[str, dict[int, str]] = {ROAD: {}, RIVER: {}}  # by row, by column:
 
 
 def find(p: Player, place: str) -> Entry:
-    row, _, col = place.partition(".")
-    e = card_at(p, row, int(col))
-    if e is None:
-        raise IllegalAction(f"There is no card at {place} in that village.")
-    return e
+    row, _, text = place.partition(".")
+    col = int(text)
+    for e in p.village:  # (card_at, inline: asked at most steps)
+        if e["col"] == col and e["row"] == row:
+            return e
+    raise IllegalAction(f"There is no card at {place} in that village.")
 
 
 def card_at(p: Player, row: str, col: int | None) -> Entry | None:
@@ -198,6 +203,25 @@ _POWER = {cid: c.power for cid, c in CARDS.items()}  # by card id: a boat's powe
 _POWERED = frozenset(cid for cid, power in _POWER.items() if power)  # the cards with a power
 _card_of = itemgetter("card")
 _BRAINWAVE = frozenset(cid for cid, power in _POWER.items() if power == "brainwave")
+
+
+def own_card(p: Player, e: Entry) -> Entry:
+    """The card ``e`` of p's village as this step's own, to change: a copy in its place in the
+    village (copies of the game share every card: ``clone``), or ``e`` itself when it is this
+    step's already. ``p`` must be the step's own player (its village list its own)."""
+    if _fresh.get(id(e)) is e:
+        return e
+    mine = e.copy()  # its lists and dicts are never changed in place: shared
+    village = p.village
+    village[village.index(e)] = mine  # (no two cards of a village are equal: their places differ)
+    _fresh[id(mine)] = mine
+    return mine
+
+
+# The village cards made or copied since the game was last copied (by id(); the dict keeps
+# them, so an id is never another card's): a step changes these in place. Every copy
+# (clone, chooser_copy, own_players) empties it, since its cards are then shared.
+_fresh: dict[int, Entry] = {}
 
 
 def entry(card_id: str, row: str, col: int, placed: int) -> Entry:
@@ -266,7 +290,10 @@ def card_order(card_id: str) -> tuple[str, str]:
 
 # by card id: card_order's key (sorting hands with this dict's lookup runs in C)
 _CARD_ORDER = {cid: (c.name, cid) for cid, c in CARDS.items()}
-_by_card_order = _CARD_ORDER.__getitem__
+# by card id: its place in card_order's order (one number, which a sort compares faster than
+# two words, in the same order)
+_CARD_RANK = {cid: rank for rank, cid in enumerate(sorted(CARDS, key=_CARD_ORDER.__getitem__))}
+_by_card_order = _CARD_RANK.__getitem__
 
 
 def deal(g: Game, size: int) -> None:
@@ -276,7 +303,7 @@ def deal(g: Game, size: int) -> None:
         p.hand = sorted(deck[i * size:(i + 1) * size], key=_by_card_order)
         p.done = False
     g.box = g.box + deck[len(g.players) * size:]
-    g.decks[season_name(g)] = []  # a new list: the decks dict is the copy's own (clone)
+    g.decks = {**g.decks, season_name(g): []}  # a new dict: copies share the old (clone)
     g.phase, g.turn = DRAFT, 0
     g.log.append(f"{season_name(g).capitalize()}: {plural(size, 'card')} each; "
                  f"pass to the {'left' if PASS_LEFT[season_name(g)] else 'right'}.")
@@ -286,7 +313,7 @@ def deal(g: Game, size: int) -> None:
 
 def spots(p: Player, row: str) -> list[int]:
     """Free columns of a row where a new card touches a card already in the village."""
-    return list(shape_spots(tuple(map(_place_of, p.village)), row))
+    return list(shape_spots(village_shape(p.village), row))
 
 
 _spots: dict[tuple[tuple[tuple[str, int], ...], str], list[int]] = {}
@@ -324,10 +351,34 @@ def touching(a: Entry, b: Entry) -> bool:
 def neighbours(village: list[Entry]) -> tuple[tuple[int, ...], ...]:
     """For each card of the village (by place in the list), the places of the cards it
     touches, in village order. Transport and the bot ask this many times for few shapes."""
-    return shape_neighbours(tuple(map(_place_of, village)))
+    return shape_neighbours(village_shape(village))
 
 
 _place_of = itemgetter("row", "col")
+
+
+def village_shape(village: list[Entry]) -> tuple[tuple[str, int], ...]:
+    """The village's (row, column) per card: one tuple object per shape, so the caches kept
+    by shape find it by identity (comparing two equal shapes tuple by tuple cost more than
+    the lookup), and kept for the last village list asked (the bot and the rules ask of the
+    same village in turn). A card is never moved or taken away, only added: a list's shape
+    changes only with its length."""
+    global _shape_now
+    known = _shape_now
+    if known[0] is village and known[1] == len(village):
+        return known[2]
+    shape = tuple(map(_place_of, village))
+    one = _shape_objects.get(shape)
+    if one is None:
+        if len(_shape_objects) > 20000:  # a bound, not a policy: shapes recur within a game
+            _shape_objects.clear()
+        one = _shape_objects[shape] = shape
+    _shape_now = (village, len(village), one)  # (holds the list: its id() is not reused)
+    return one
+
+
+_shape_objects: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
+_shape_now: tuple[Any, ...] = (None, 0, ())
 
 
 _shapes: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], ...]] = {}  # a pure function of the shape
@@ -525,12 +576,25 @@ def choose_step(g: Game, p: Player, option_id: str) -> None:
     else:
         p.chosen = {"card": p.choosing, "use": "build", "row": kind, "col": int(rest)}
     p.choosing = None
-    if all(map(_chosen_of, g.players)):
+    if everyone_chose(g):
         reveal(g)
 
 
-_chosen_of = attrgetter("chosen")
-_jobs_of = attrgetter("jobs")
+def everyone_chose(g: Game) -> bool:
+    # (loops, here and in anyone_owes: an attrgetter reads each field through the generic
+    # lookup, the loop through the interpreter's specialised one)
+    for q in g.players:
+        if not q.chosen:
+            return False
+    return True
+
+
+def anyone_owes(g: Game) -> bool:
+    """Does any seat owe a decision after the reveal?"""
+    for q in g.players:
+        if q.jobs:
+            return True
+    return False
 
 
 def road_card(p: Player, col: int) -> Entry:
@@ -558,8 +622,7 @@ def reveal(g: Game) -> None:
         else:
             p.hand = cards
         if ch["use"] == "keyple":
-            target = road_card(g.players[ch["owner"]], ch["col"])
-            actions[p.seat] = (target, live_action(target))
+            actions[p.seat] = live_action(road_card(g.players[ch["owner"]], ch["col"]))
     shown = []
     lines = []
     for p, ch in chosen:
@@ -573,6 +636,7 @@ def reveal(g: Game) -> None:
             shown.append({"seat": p.seat, "use": "discard"})
         elif ch["use"] == "build":
             e = entry(c.id, ch["row"], ch["col"], g.reveals)
+            _fresh[id(e)] = e  # this step's own card
             insort(p.village, e, key=_village_order)  # the road row first, each row by column
             got = gain(g, p, c.reward, e)
             lines.append(f"{seat_ref(p.seat)} builds {c.name} ({ch['row']} row)" + (f" and gains {got}." if got else "."))
@@ -580,10 +644,13 @@ def reveal(g: Game) -> None:
         else:
             p.tokens -= ch["tokens"]
             g.token_supply += ch["tokens"]
-            target, action = actions[p.seat]
+            owner = ch["owner"]
+            # the building as it is now, as this step's own (another seat's keyple card or
+            # gain may have replaced it earlier in this reveal); its action as it was before
+            target = own_card(g.players[owner], road_card(g.players[owner], ch["col"]))
+            action = actions[p.seat]
             target["keyples"] = target["keyples"] + [{"card": c.id, "by": p.seat, "tokens": ch["tokens"],
                                                       "at": g.reveals}]
-            owner = ch["owner"]
             whose = "own" if owner == p.seat else f"{seat_ref(owner)}'s"
             boost = f" with {plural(ch['tokens'], 'keyple token')}" if ch["tokens"] else ""
             got = activate(g, p, owner, target, action)
@@ -605,7 +672,8 @@ def _village_order(e: Entry) -> tuple[bool, int]:
 
 def add_res(e: Entry, bucket: str, r: str, n: int) -> None:
     """``n`` more (or fewer) of resource ``r`` on a card's "res" or "stored", in a new dict
-    (copies of the game share the old one); none left drops the kind."""
+    (copies of the game share the old one); none left drops the kind. ``e`` is the step's
+    own card (``own_card``)."""
     held = dict(e[bucket])
     left = held.get(r, 0) + n
     if left:
@@ -623,10 +691,12 @@ def take_tokens(g: Game, p: Player, n: int) -> int:
 
 
 def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
-    """Resources, skill tiles and tokens with no decision; returns what was gained in words."""
+    """Resources, skill tiles and tokens with no decision; returns what was gained in words.
+    ``onto`` is a card of p's village."""
     parts = []
     for eff in effects:
         if eff.kind == "gain":
+            onto = own_card(p, onto)
             add_res(onto, "res", eff.what, eff.amount)
             parts.append(f"{eff.amount} {eff.what}")
         elif eff.kind == "token":
@@ -638,11 +708,11 @@ def gain(g: Game, p: Player, effects: tuple[Effect, ...], onto: Entry) -> str:
                     if g.skill_pile:
                         tile = g.skill_pile[0]
                         g.skill_pile = g.skill_pile[1:]
-                        p.skills[tile] += 1
+                        p.skills = {**p.skills, tile: p.skills[tile] + 1}  # (copies share the old)
                         parts.append(f"a {tile} tile")
                 elif g.doubles[eff.what]:
-                    g.doubles[eff.what] -= 1
-                    p.doubles[eff.what] += 1
+                    g.doubles = {**g.doubles, eff.what: g.doubles[eff.what] - 1}  # (copies share the old)
+                    p.doubles = {**p.doubles, eff.what: p.doubles[eff.what] + 1}
                     parts.append(f"a double-sided {eff.what} tile")
     return ", ".join(parts)
 
@@ -678,7 +748,7 @@ def prune_jobs(g: Game, p: Player) -> None:
 
 
 def after_turn(g: Game) -> None:
-    if any(map(_jobs_of, g.players)):
+    if anyone_owes(g):
         g.phase = RESOLVE
         return
     if g.players[0].hand:
@@ -870,7 +940,7 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
     if kind in ("stop", "skip"):
         p.jobs.pop(0)
     elif kind == "take":
-        onto = find(p, job["onto"])
+        onto = own_card(p, find(p, job["onto"]))
         add_res(onto, "res", rest, job["n"])
         g.log.append(f"{seat_ref(p.seat)} takes {job['n']} {rest}.")
         p.jobs.pop(0)
@@ -882,21 +952,23 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         g.log.append(f"{seat_ref(p.seat)} pays a {rest} tile for {got or 'nothing'}.")
         p.jobs.pop(0)
     elif kind == "move":
-        a, b, r = rest.split(":")
-        src, dst = find(p, a), find(p, b)
+        found, village = _move_found, p.village
+        if found[0] == option_id and found[1] < len(village) > found[2] and village[found[1]] is found[3] \
+                and village[found[2]] is found[4]:
+            src, dst, r = found[3], found[4], found[5]
+        else:
+            a, b, r = rest.split(":")
+            src, dst = find(p, a), find(p, b)
+        src, dst = own_card(p, src), own_card(p, dst)
         add_res(src, "res", r, -1)
         add_res(dst, "stored" if CARDS[dst["card"]].kind == "store" else "res", r, 1)
         g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
-        job["left"] -= 1
-        if not job["left"]:
-            p.jobs.pop(0)
+        one_done(p)
     elif kind == "upgrade":
         upgrade(g, p, find(p, rest))
-        job["left"] -= 1
-        if not job["left"]:
-            p.jobs.pop(0)
+        one_done(p)
     elif kind == "flip":
-        e = find(p, rest)
+        e = own_card(p, find(p, rest))
         tiles = list(e["tiles"])
         tiles[tiles.index("house")] = "points"
         e["tiles"] = tiles
@@ -905,29 +977,39 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
             add_res(e, "res", "gold", 1)
             extra = " (Flipper: 1 gold)"
         g.log.append(f"{seat_ref(p.seat)} flips an upgrade tile on {CARDS[e['card']].name} to 1 point{extra}.")
-        job["left"] -= 1
-        if not job["left"]:
-            p.jobs.pop(0)
+        one_done(p)
     prune_jobs(g, p)
     if g.phase == TOKENS:
         check_tokens_over(g, p)
-    elif not any(map(_jobs_of, g.players)):
+    elif not anyone_owes(g):
         # the turn ends: the hands pass or the tokens start, setting every seat's fields, and
         # the others' players are the earlier game's (clone's ``only``)
-        g.players = [q if q is p else _made(Player, q.__dict__.copy()) for q in g.players]
+        g.players = [q if q is p else _made(Player, dict(q.__dict__)) for q in g.players]
         after_turn(g)
+
+
+def one_done(p: Player) -> None:
+    """One unit of the first job is used: the job is a new dict with one left fewer (copies
+    share the old one), or gone."""
+    job = p.jobs[0]
+    left = job["left"] - 1
+    if left:
+        p.jobs[0] = {**job, "left": left}
+    else:
+        p.jobs.pop(0)
 
 
 def pay_skill(g: Game, p: Player, skill: str) -> None:
     """A skill tile goes back to the supply: single-sided first, double-sided to their own pile."""
     if p.skills[skill]:
-        p.skills[skill] -= 1
+        p.skills = {**p.skills, skill: p.skills[skill] - 1}  # new dicts: copies share the old
     else:
-        p.doubles[skill] -= 1
-        g.doubles[skill] += 1
+        p.doubles = {**p.doubles, skill: p.doubles[skill] - 1}
+        g.doubles = {**g.doubles, skill: g.doubles[skill] + 1}
 
 
 def upgrade(g: Game, p: Player, e: Entry) -> None:
+    e = own_card(p, e)
     c = CARDS[e["card"]]
     cost = c.costs[live_panel(e)]
     paid = can_pay(p, e, cost, powers(p))
@@ -988,7 +1070,7 @@ def use_tokens(g: Game, p: Player, option_id: str) -> None:
     if option_id == "done":
         p.done = True
     else:
-        e = find(p, f"{ROAD}.{option_id.removeprefix('token:')}")
+        e = own_card(p, find(p, f"{ROAD}.{option_id.removeprefix('token:')}"))
         cost = token_cost(e)
         assert cost is not None
         p.tokens -= cost
@@ -1009,7 +1091,7 @@ def check_tokens_over(g: Game, acting: Player | None = None) -> None:
     for seat, p in enumerate(g.players):
         if not p.jobs and not p.done and not can_use_tokens(p):
             if p is not acting:
-                g.players[seat] = p = _made(Player, p.__dict__.copy())  # a player of its own
+                g.players[seat] = p = _made(Player, dict(p.__dict__))  # a player of its own
             p.done = True
     if all(p.done and not p.jobs for p in g.players):
         end_season(g)
@@ -1019,12 +1101,14 @@ def end_season(g: Game) -> None:
     """Keyple cards go face down under their village owner's store card."""
     own_players(g)  # every village changes (the step may have copied only one seat's)
     for p in g.players:
-        for e in p.village:
-            if e["keyples"]:
-                p.under_store += [k["card"] for k in e["keyples"]]
-            e["keyples"] = []
-            e["token_acts"] = 0
-        p.under_store.sort(key=_by_card_order)
+        under = list(p.under_store)  # a new list: copies share the old
+        for e in list(p.village):
+            if e["keyples"] or e["token_acts"]:  # (a card left as it is stays shared)
+                e = own_card(p, e)
+                under += [k["card"] for k in e["keyples"]]
+                e["keyples"] = []
+                e["token_acts"] = 0
+        p.under_store = sorted(under, key=_by_card_order)
     g.last_reveal = []  # the season's keyple cards are face down now
     g.log.append(f"End of {season_name(g)}: keyple cards go face down under their village owner's store card.")
     if season_name(g) == "autumn":
@@ -1044,7 +1128,7 @@ def winter_deck(g: Game) -> None:
     rest = [cid for p in g.players for cid in p.winter_k]
     for p in g.players:
         p.winter_k = []
-    g.decks["winter"] = rng.shuffled(g.decks["winter"] + rest)
+    g.decks = {**g.decks, "winter": rng.shuffled(g.decks["winter"] + rest)}  # (copies share the old)
     g.rng = rng.state
     g.season = 3
     deal(g, DEAL["winter"][players_n(g)])
@@ -1158,13 +1242,23 @@ def to_act(g: Game) -> frozenset[Seat]:
     # is_acting for every seat, its phase asked once (a playout asks at every step); for six
     # players, a comprehension's attribute reads cost less than map() with attrgetter and
     # compress() (which read each attribute through the generic lookup)
-    if g.phase in (DRAFT, WINTER_K):
-        return frozenset([p.seat for p in g.players if p.chosen is None])
-    if g.phase == RESOLVE:
-        return frozenset([p.seat for p in g.players if p.jobs])
-    if g.phase == TOKENS:
-        return frozenset([p.seat for p in g.players if p.jobs or not p.done])
-    return NOBODY
+    phase = g.phase
+    if phase == OVER:
+        return NOBODY
+    acting = []  # (a loop: a comprehension makes and calls a function each time)
+    if phase in (DRAFT, WINTER_K):
+        for p in g.players:
+            if p.chosen is None:
+                acting.append(p.seat)
+    elif phase == RESOLVE:
+        for p in g.players:
+            if p.jobs:
+                acting.append(p.seat)
+    elif phase == TOKENS:
+        for p in g.players:
+            if p.jobs or not p.done:
+                acting.append(p.seat)
+    return frozenset(acting)
 
 
 def is_acting(g: Game, p: Player) -> bool:
@@ -1323,11 +1417,33 @@ def is_move_listed(p: Player, option_id: object) -> bool:
         return False
     _, a, b, r = parts
     # each place read as where() writes it (a row, a dot, a column as str(int) writes it)
-    a_row, _, a_col = a.partition(".")
-    b_row, _, b_col = b.partition(".")
-    src, dst = card_at(p, a_row, _number(a_col)), card_at(p, b_row, _number(b_col))
-    return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
-            and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
+    a_row, _, a_text = a.partition(".")
+    b_row, _, b_text = b.partition(".")
+    a_col, b_col = _number(a_text), _number(b_text)
+    src = dst = None
+    for at, e in enumerate(p.village):  # both cards in one pass (card_at, inline)
+        col = e["col"]
+        if col == a_col and e["row"] == a_row:
+            src, i = e, at
+            if dst is not None:
+                break
+        elif col == b_col and e["row"] == b_row:
+            dst, j = e, at
+            if src is not None:
+                break
+    listed = (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
+              and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
+    if listed:
+        global _move_found
+        _move_found = (option_id, i, j, src, dst, r)
+    return listed
+
+
+# The move is_move_listed found last: (its id, the places in the village of the cards it moves
+# between, the cards, the resource), which do_job then takes instead of reading the id again
+# when the very cards sit at those places (apply checks a move, then copies the player: the
+# copy's village holds the same cards).
+_move_found: tuple[Any, ...] = (None, 0, 0, None, None, "")
 
 
 def is_seat(g: Game, seat: object) -> bool:
@@ -1335,15 +1451,22 @@ def is_seat(g: Game, seat: object) -> bool:
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
-    # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
-    acting = frozenset((seat,)) if is_seat(g, seat) and is_acting(g, g.players[seat]) else NOBODY
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    if acting and checked_alone(g, g.players[seat]):
-        p = g.players[seat]
-        offered = lambda: is_choice_listed(g, p, option_id)  # noqa: E731
-    else:
-        offered = lambda: option_id in kept()  # type: ignore[operator]  # noqa: E731
-    check_choice(seat, len(g.players), g.phase == OVER, acting, offered, option_id)
+    p = g.players[seat] if isinstance(seat, int) and 0 <= seat < len(g.players) else None  # (is_seat, inline)
+    phase = g.phase
+    # A choice apply checks alone (checked_alone and is_choice_listed, inline: asked at every
+    # step) by an acting seat (so a real seat, the game not over), found listed, passes every
+    # refusal of check_choice: it is asked only to refuse one.
+    if p is not None and phase in (DRAFT, WINTER_K) and p.chosen is None:
+        listed = is_draft_choice(g, p, option_id)
+    elif p is not None and phase in (RESOLVE, TOKENS) and p.jobs and p.jobs[0]["do"] == "transport":
+        listed = is_move_listed(p, option_id)
+    else:  # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
+        acting = frozenset((seat,)) if p is not None and is_acting(g, p) else NOBODY
+        check_choice(seat, len(g.players), phase == OVER, acting, partial(_kept_holds, kept, option_id), option_id)
+        listed = True
+    if not listed:
+        check_choice(seat, len(g.players), False, frozenset((seat,)), _NOT_LISTED, option_id)
     if g.phase in (DRAFT, WINTER_K):
         g = clone(g) if reveals_now(g, seat, option_id) else chooser_copy(g, seat)
         choose_step(g, g.players[seat], option_id)
@@ -1357,13 +1480,23 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
     return g
 
 
+def _NOT_LISTED() -> bool:  # check_choice's ``offered`` for a choice found not listed
+    return False
+
+
+def _kept_holds(kept: Any, option_id: str) -> bool:  # check_choice's ``offered`` for a listed seat
+    return option_id in kept()
+
+
 def reveals_now(g: Game, seat: Seat, option_id: str) -> bool:
     """Does this draft choice complete the turn (everyone else has chosen already)?"""
     if option_id == "cancel" or option_id.startswith("pick:"):
         return False
-    chosen = list(map(_chosen_of, g.players))
-    chosen[seat] = True  # the chooser's (being made now)
-    return all(chosen)
+    chooser = g.players[seat]  # (the chooser's choice is being made now)
+    for q in g.players:
+        if not q.chosen and q is not chooser:
+            return False
+    return True
 
 
 def chooser_copy(g: Game, seat: Seat) -> Game:
@@ -1372,60 +1505,70 @@ def chooser_copy(g: Game, seat: Seat) -> Game:
     list and dict with the old ones, and the other players are the old ones. Most of a
     draft's steps are such choices, and no step ever changes a player, list or dict of a
     game it was given (any other step copies what it changes)."""
-    attrs = g.__dict__.copy()
+    _fresh.clear()  # the two games share every card now
+    attrs = dict(g.__dict__)
     players = list(g.players)
-    players[seat] = _made(Player, players[seat].__dict__.copy())
+    chooser = players[seat] = _new(Player)  # (_made, inline here and below: every step copies)
+    chooser.__dict__ = dict(g.players[seat].__dict__)
     attrs["players"] = players
-    return _made(Game, attrs)
+    out = _new(Game)
+    out.__dict__ = attrs
+    return out
 
 
 def clone(g: Game, only: Seat | None = None) -> Game:
     """An independent copy, knowing the state's shape (every action copies the game once,
     and the generic deep copy was most of a playout's time). The objects are made without
     running their ``__init__`` (every field is set here); tests/games/key_flow/
-    test_properties.py checks the copy equals the generic one and shares nothing mutable.
+    test_properties.py checks the copy equals the generic one and shares nothing the rules
+    change in place. The village cards are shared (a step copies the ones it changes:
+    ``own_card``; copying every card of every village was about 3% of a 6-player game).
 
     With ``only``, the other seats' players are those of ``g``: a decision after a reveal
     or a keyple token changes only that seat's own things and the game's, until a step
     sets another seat's field, which first gives that seat a player of its own
     (``check_tokens_over``, ``do_job`` before ``after_turn``; end_season, which changes
     every village, first calls ``own_players``)."""
+    _fresh.clear()  # the two games share every card now
     if only is None:
         players = list(map(_player_copy, g.players))
     else:
         players = list(g.players)
         players[only] = _player_copy(players[only])
-    attrs = g.__dict__.copy()
+    attrs = dict(g.__dict__)
     attrs["players"] = players
-    attrs["options"] = g.options.copy()
-    attrs["decks"] = g.decks.copy()  # its lists, the box, the skill pile and last_reveal: never changed in place
-    attrs["doubles"] = g.doubles.copy()
+    # the options, the decks, the double-sided tiles left, the box, the skill pile and
+    # last_reveal are never changed in place (a step replaces them): shared
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
     attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
-    return _made(Game, attrs)
+    out = _new(Game)
+    out.__dict__ = attrs
+    return out
 
 
 def own_players(g: Game) -> None:
     """Every player of ``g`` gets lists and dicts of its own (see ``clone``'s ``only``)."""
+    _fresh.clear()  # the earlier players share every card
     g.players = [_player_copy(p) for p in g.players]
 
 
 def _player_copy(p: Player) -> Player:
-    attrs = p.__dict__.copy()  # the plain values (str, int, bool, None) as they are
-    attrs["village"] = list(map(dict.copy, p.village))  # their lists and dicts are never changed in place
-    attrs["chosen"] = None if p.chosen is None else p.chosen.copy()
-    attrs["skills"] = p.skills.copy()
-    attrs["doubles"] = p.doubles.copy()
-    attrs["under_store"] = p.under_store.copy()
-    attrs["jobs"] = list(map(_job_copy, p.jobs)) if p.jobs else []
-    return _made(Player, attrs)
-
-
-def _job_copy(job: dict[str, Any]) -> dict[str, Any]:
-    out = job.copy()
-    if "gains" in out:  # a conversion's words, the only list in a job
-        out["gains"] = list(out["gains"])
+    # the plain values (str, int, bool, None), the chosen use, the skill dicts and the cards
+    # under the store as they are: a step replaces them, never changes them in place
+    attrs = dict(p.__dict__)
+    attrs["village"] = list(p.village)  # the cards shared until a step changes one (own_card)
+    attrs["jobs"] = list(p.jobs)  # its dicts never changed in place (one_done replaces one)
+    out = _new(Player)
+    out.__dict__ = attrs
     return out
+
+
+_new = object.__new__  # an instance with no fields yet (a copy then sets its __dict__)
+# The copies take their fields with dict(obj.__dict__), not obj.__dict__.copy(): an object made
+# by its class (setup, load) keeps a split dict (keys shared with its class), whose copies stay
+# split, and the interpreter reads a split dict's attributes through the generic lookup, never
+# its specialised one (a game's every p.village, g.phase...: about 6% of a 6-player bot game).
+# dict() builds a combined one, and copies of that stay combined.
 
 
 def _made(cls: type, attrs: dict[str, Any]) -> Any:

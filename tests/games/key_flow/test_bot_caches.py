@@ -35,7 +35,7 @@ def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
         if step % 3:  # every third state: the game's every phase, in a test's time
             continue
         for p in g.players:
-            bot._memo.clear()  # a decision of its own, as the bot starts each
+            bot.forget()  # a decision of its own, as the bot starts each
             want = goals(g, p)
             assert want == _goals(p) and isinstance(want, frozenset)
             pw, have = powers(p), items(p)
@@ -77,7 +77,7 @@ def test_steps_from_are_the_shortest_walks_nearest_first(players, seed):
         if step % 7:
             continue
         for p in g.players:
-            bot._memo.clear()
+            bot.forget()
             village = p.village
             for start in range(len(village)):
                 steps = bot.steps_from(p, start)
@@ -130,7 +130,7 @@ def test_transport_choice_is_the_best_listed_move(players, seed):
         for p in g.players:
             if not (p.jobs and p.jobs[0]["do"] == "transport" and rules.is_acting(g, p)):
                 continue
-            bot._memo.clear()
+            bot.forget()
             chosen = bot.transport_choice(p)
             moves = list(rules.iter_move_places(p))
             best = max((_move_worth(p, *m) for m in moves), default=0.0)

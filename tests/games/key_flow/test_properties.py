@@ -80,37 +80,55 @@ def test_waiting_count_says_how_many_still_choose_not_what():
 def test_clone_copies_every_field_and_shares_nothing_mutable():
     from dataclasses import fields
 
-    from app.games.key_flow.rules import Game, Player, clone
+    from app.games.key_flow.rules import Game, Player, clone, own_card
     p = bot_playout("key-flow", 3, seed=2)
     g = p.state
     copy = clone(g)
     assert kf.dump(copy) == kf.dump(g)
     assert {f.name for f in fields(Game)} == set(vars(copy)) and {f.name for f in fields(Player)} == set(
         vars(copy.players[0]))
+    # the village cards are shared until a step changes one: it changes a copy of its own
+    assert copy.players[0].village[0] is g.players[0].village[0]
+    assert copy.players[0].village is not g.players[0].village
     # as the rules change them: a card's lists and dicts and the decks are replaced, not changed
-    copy.players[0].village[0]["res"] = {"gold": 99}
-    copy.players[0].village[0]["tiles"] = ["house"]
-    copy.decks["spring"] = ["x"]
+    mine = own_card(copy.players[0], copy.players[0].village[0])
+    assert mine is copy.players[0].village[0] is not g.players[0].village[0]
+    assert own_card(copy.players[0], mine) is mine  # the step's own card already
+    mine["res"] = {"gold": 99}
+    mine["tiles"] = ["house"]
+    copy.decks = {**copy.decks, "spring": ["x"]}
     copy.log.append("x")
     assert kf.dump(copy) != kf.dump(g) and g.players[0].village[0]["res"].get("gold") != 99
     assert "x" not in g.log.recent and g.decks.get("spring") != ["x"] and g.players[0].village[0]["tiles"] != ["house"]
+    # a later copy shares that card: it is no step's own any more
+    again = clone(copy)
+    assert own_card(again.players[0], again.players[0].village[0]) is not mine
+    assert copy.players[0].village[0] is mine and mine["res"] == {"gold": 99}
 
 
 # Never changed in place (rules' module doc): a change replaces them, so copies share them.
 _REPLACED = {"box", "skill_pile", "last_reveal", "hand", "winter_k", "tiles", "res", "stored", "keyples"}
+# A player's fields the rules replace, never change in place (the game's own "doubles" they do
+# change); its village and jobs lists are its own, but the cards in the one are shared until a
+# step changes one through a copy of its own (rules.own_card), and the jobs in the other are
+# replaced, never changed (rules.one_done).
+_PLAYER_REPLACED = {"skills", "doubles", "under_store", "chosen"}
+# The game's fields the rules replace, never change in place.
+_GAME_REPLACED = {"options", "decks", "doubles"}
 
 
 def _mutables(value, out: dict[int, object]) -> dict[int, object]:
     """Every list, dict, player, game and log reachable from ``value`` (by id) that the
-    rules change in place (not what they only ever replace, nor the decks' lists)."""
+    rules change in place (not what they only ever replace)."""
     from app.games.gamelog import GameLog
     from app.games.key_flow.rules import Game, Player
     if isinstance(value, (Game, Player)):
         out[id(value)] = value
         for name, v in vars(value).items():
-            if name == "decks":
+            if name in ("village", "jobs"):
                 out[id(v)] = v
-            elif name not in _REPLACED:
+            elif name not in _REPLACED and name not in (_PLAYER_REPLACED if isinstance(value, Player) else
+                                                        _GAME_REPLACED):
                 _mutables(v, out)
     elif isinstance(value, GameLog):
         out[id(value)] = value
@@ -342,3 +360,35 @@ def test_reachable_villages_come_from_a_table_as_lists_of_their_own():
         assert first and all(0 <= seat < 4 for seat, _, _ in first)
         first.clear()
         assert reachable(g, g.players[1], c)
+
+
+@pytest.mark.parametrize("players, seed", [(3, 5), (6, 2)])
+def test_village_shape_is_each_cards_place_all_game_long(players, seed):
+    """rules.village_shape keeps the last village list's shape by its length (cards are only
+    ever added) and one tuple per shape: at every step, for every village, it is the cards'
+    (row, column) in village order, the same object for equal shapes."""
+    from app.games.key_flow.rules import village_shape
+    played = bot_playout("key-flow", players, seed=seed)
+    g = kf.setup(players, played.options, seed)
+    seen = {}
+    for seat, pick in played.actions + [(None, None)]:
+        for p in g.players:
+            shape = village_shape(p.village)
+            assert shape == tuple((e["row"], e["col"]) for e in p.village)
+            assert seen.setdefault(shape, shape) is shape
+            assert village_shape(p.village) is shape
+        if seat is not None:
+            g = kf.apply(g, seat, pick)
+
+
+def test_cards_sort_by_rank_as_by_name_then_id():
+    """Hands, winter K cards and the cards under the store sort by a number per card
+    (rules._by_card_order): the order of card_order's (name, id)."""
+    import random
+
+    from app.games.key_flow.content import CARDS
+    from app.games.key_flow.rules import _by_card_order, card_order
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = rng.sample(sorted(CARDS), rng.randint(2, 12))
+        assert sorted(cards, key=_by_card_order) == sorted(cards, key=card_order)
