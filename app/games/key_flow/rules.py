@@ -1393,7 +1393,8 @@ def listed(g: Game, seat: Seat) -> list[str]:
 def checked_alone(g: Game, p: Player) -> bool:
     """Does ``apply`` check this acting seat's choice by itself, without listing every
     option (``is_choice_listed``): a pick, the picked card's use, a transport move? The bot
-    then weighs those as the rules find them and lists nothing either."""
+    then weighs those as the rules find them and lists nothing either. (``apply`` asks the
+    same two conditions inline: a change here is a change there.)"""
     if g.phase in (DRAFT, WINTER_K):
         return p.chosen is None
     return g.phase in (RESOLVE, TOKENS) and bool(p.jobs) and p.jobs[0]["do"] == "transport"
