@@ -23,7 +23,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, find,
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
                     powers, reachable, season_name, shape_neighbours, village_shape)
 from .rules import spots as free_columns
@@ -90,8 +90,7 @@ def effect_value(p: Player, e: Effect, want: frozenset[str], own: bool) -> float
     if not own:
         return 0.0
     if e.kind == "transport":
-        facts = _facts_now if _facts_now[0] is p else _village_facts(p)  # (its slot, read inline)
-        return min(e.amount, facts[1]) * 0.6  # the resources on the village's cards
+        return min(e.amount, _village_facts(p)[1]) * 0.6  # the resources on the village's cards
     return 2.5 * e.amount if upgradable(p) else 0.6 * min(e.amount, flippable(p))
 
 
@@ -114,7 +113,7 @@ def _upgradable(p: Player) -> int:
 
 
 def flippable(p: Player) -> int:
-    return (_facts_now if _facts_now[0] is p else _village_facts(p))[2]  # its house tiles
+    return _village_facts(p)[2]  # its house tiles
 
 
 def _village_counts(p: Player) -> tuple[int, int]:
@@ -166,8 +165,7 @@ def action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], ow
         # or upgrades only gains: the worth reads the goals and whether the seat holds a
         # skill tile (to convert), so it is kept by those for every decision (the action is
         # the content's own object: its id() is never reused)
-        known = _gains_own if own else _gains_other  # _gains_worths' slot, read inline
-        worths = known[2] if known[0] is p and known[1] is want else _gains_worths(p, want, own)
+        worths = _gains_worths(p, want, own)
         worth = worths.get(id(action))
         if worth is None:
             worth = worths[id(action)] = _action_value(p, action, want, own)
@@ -195,18 +193,13 @@ def _action_value(p: Player, action: tuple[Effect, ...], want: frozenset[str], o
     v = 0
     if not ups:
         for e in action:
-            if e.kind == "gain":  # effect_value's first case, inline (the same product)
-                v += e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
-            else:
-                v += effect_value(p, e, want, own)
+            v += effect_value(p, e, want, own)
         return v
     # transport and upgrades together: an upgrade is worth what it adds, when the transport
     # of this same action (or what already sits on the card) makes one payable
     gain = reachable_upgrade(p, carts)
     for e in action:
-        if e.kind == "gain":  # effect_value's first case, inline (the same product)
-            v += e.amount * (1.5 if e.what in want or (e.what == "gold" and want & _BASIC) else 1.0)
-        elif e.kind != "upgrade":
+        if e.kind != "upgrade":
             v += effect_value(p, e, want, own)
     if gain:
         return v + 0.9 * gain + 0.6 * min(ups - 1, flippable(p))
@@ -331,7 +324,7 @@ def reachable_upgrade(p: Player, carts: int) -> int:
 def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
-    facts = _facts_now if _facts_now[0] is p else _village_facts(p)  # (its slot, read inline)
+    facts = _village_facts(p)
     short = facts[5]  # by place: [resources missing in all, a missing one lacking anywhere (None: not asked yet), card, missing]
     # the cards are tried largest gain first, and the first card within reach answers
     for gain, at, cost, beyond in facts[4]:
@@ -373,7 +366,7 @@ def _lacks_skill(p: Player, skills: tuple[tuple[str, int], ...]) -> bool:
 def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
     """Do the village's other cards (stores give nothing) hold too few of a missing resource
     (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
-    pool = (_facts_now if _facts_now[0] is p else _village_facts(p))[3]
+    pool = _village_facts(p)[3]
     here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
     if "keyflower" in pw:
         return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
@@ -470,7 +463,7 @@ def best_target(g: Game, p: Player, c: Card, want: frozenset[str]) -> tuple[bool
     building at home is weighed there only: a neighbour's building seldom beats the seat's
     own (and the neighbour keeps the card), and weighing every neighbour's village for
     every pick was a large part of a pick. (False, -inf, None) when there is none."""
-    worth = 2.2 if "token" in want else 0.8  # token_worth, inline
+    worth = token_worth(want)
     keyples = c.keyples
     tokens_held = p.tokens
     best: tuple[bool, float, tuple[int, int, float, Seat] | None] = (False, float("-inf"), None)
@@ -552,7 +545,7 @@ _ROAD_USES = {cid: tuple((*USES[cid][level], panel.action) for level, panel in e
 def village_card_worth(g: Game, p: Player, c: Card, want: frozenset[str]) -> float:
     """``card_value`` of a card built in the village, without its place: only the picked
     card's place is ever used, so a pick finds it for that card alone."""
-    season = SEASONS[g.season]  # (season_name, inline)
+    season = season_name(g)
     if c.kind == "scorer":
         return c.panels[0].points + alone(p, c) + 0.5
     v = _BUILT_WORTH[c.id]
@@ -805,9 +798,7 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
     # Picks, the picked card's use and transport moves are weighed as the rules find them,
     # and apply checks the one chosen (rules.checked_alone): no listing of every option's
     # words for them.
-    # (rules.checked_alone, inline)
-    alone = offered is None and (p.chosen is None if g.phase in (DRAFT, WINTER_K) else
-                                 g.phase in (RESOLVE, TOKENS) and bool(p.jobs) and p.jobs[0]["do"] == "transport")
+    alone = offered is None and checked_alone(g, p)
     if not alone:
         if offered is None:
             offered = listed(state, seat)  # apply then checks against this list

@@ -160,12 +160,11 @@ _places: dict[str, dict[int, str]] = {ROAD: {}, RIVER: {}}  # by row, by column:
 
 
 def find(p: Player, place: str) -> Entry:
-    row, _, text = place.partition(".")
-    col = int(text)
-    for e in p.village:  # (card_at, inline: asked at most steps)
-        if e["col"] == col and e["row"] == row:
-            return e
-    raise IllegalAction(f"There is no card at {place} in that village.")
+    row, _, col = place.partition(".")
+    e = card_at(p, row, int(col))
+    if e is None:
+        raise IllegalAction(f"There is no card at {place} in that village.")
+    return e
 
 
 def card_at(p: Player, row: str, col: int | None) -> Entry | None:
@@ -952,14 +951,8 @@ def do_job(g: Game, p: Player, option_id: str) -> None:
         g.log.append(f"{seat_ref(p.seat)} pays a {rest} tile for {got or 'nothing'}.")
         p.jobs.pop(0)
     elif kind == "move":
-        found, village = _move_found, p.village
-        if found[0] == option_id and found[1] < len(village) > found[2] and village[found[1]] is found[3] \
-                and village[found[2]] is found[4]:
-            src, dst, r = found[3], found[4], found[5]
-        else:
-            a, b, r = rest.split(":")
-            src, dst = find(p, a), find(p, b)
-        src, dst = own_card(p, src), own_card(p, dst)
+        a, b, r = rest.split(":")
+        src, dst = own_card(p, find(p, a)), own_card(p, find(p, b))
         add_res(src, "res", r, -1)
         add_res(dst, "stored" if CARDS[dst["card"]].kind == "store" else "res", r, 1)
         g.log.append(f"{seat_ref(p.seat)} moves 1 {r} from {CARDS[src['card']].name} to {CARDS[dst['card']].name}.")
@@ -1393,8 +1386,7 @@ def listed(g: Game, seat: Seat) -> list[str]:
 def checked_alone(g: Game, p: Player) -> bool:
     """Does ``apply`` check this acting seat's choice by itself, without listing every
     option (``is_choice_listed``): a pick, the picked card's use, a transport move? The bot
-    then weighs those as the rules find them and lists nothing either. (``apply`` asks the
-    same two conditions inline: a change here is a change there.)"""
+    then weighs those as the rules find them and lists nothing either."""
     if g.phase in (DRAFT, WINTER_K):
         return p.chosen is None
     return g.phase in (RESOLVE, TOKENS) and bool(p.jobs) and p.jobs[0]["do"] == "transport"
@@ -1418,33 +1410,11 @@ def is_move_listed(p: Player, option_id: object) -> bool:
         return False
     _, a, b, r = parts
     # each place read as where() writes it (a row, a dot, a column as str(int) writes it)
-    a_row, _, a_text = a.partition(".")
-    b_row, _, b_text = b.partition(".")
-    a_col, b_col = _number(a_text), _number(b_text)
-    src = dst = None
-    for at, e in enumerate(p.village):  # both cards in one pass (card_at, inline)
-        col = e["col"]
-        if col == a_col and e["row"] == a_row:
-            src, i = e, at
-            if dst is not None:
-                break
-        elif col == b_col and e["row"] == b_row:
-            dst, j = e, at
-            if src is not None:
-                break
-    listed = (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
-              and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
-    if listed:
-        global _move_found
-        _move_found = (option_id, i, j, src, dst, r)
-    return listed
-
-
-# The move is_move_listed found last: (its id, the places in the village of the cards it moves
-# between, the cards, the resource), which do_job then takes instead of reading the id again
-# when the very cards sit at those places (apply checks a move, then copies the player: the
-# copy's village holds the same cards).
-_move_found: tuple[Any, ...] = (None, 0, 0, None, None, "")
+    a_row, _, a_col = a.partition(".")
+    b_row, _, b_col = b.partition(".")
+    src, dst = card_at(p, a_row, _number(a_col)), card_at(p, b_row, _number(b_col))
+    return (src is not None and dst is not None and r in RESOURCES and bool(src["res"].get(r))
+            and src["card"] not in _STORES and touching(src, dst) and r not in _REFUSES[dst["card"]])
 
 
 def is_seat(g: Game, seat: object) -> bool:
@@ -1453,18 +1423,15 @@ def is_seat(g: Game, seat: object) -> bool:
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     kept = _LISTED.offered(g, seat)  # (always asked: it forgets what was listed)
-    p = g.players[seat] if isinstance(seat, int) and 0 <= seat < len(g.players) else None  # (is_seat, inline)
-    phase = g.phase
-    # A choice apply checks alone (checked_alone and is_choice_listed, inline: asked at every
-    # step) by an acting seat (so a real seat, the game not over), found listed, passes every
-    # refusal of check_choice: it is asked only to refuse one.
-    if p is not None and phase in (DRAFT, WINTER_K) and p.chosen is None:
-        listed = is_draft_choice(g, p, option_id)
-    elif p is not None and phase in (RESOLVE, TOKENS) and p.jobs and p.jobs[0]["do"] == "transport":
-        listed = is_move_listed(p, option_id)
+    p = g.players[seat] if is_seat(g, seat) else None
+    # A choice apply checks alone (a seat checked alone is an acting one: a real seat, the
+    # game not over) passes every refusal of check_choice once found listed: it is asked
+    # only to refuse one that is not.
+    if p is not None and checked_alone(g, p):
+        listed = is_choice_listed(g, p, option_id)
     else:  # check_choice asks only whether this seat acts (a valid seat: else it refuses first)
         acting = frozenset((seat,)) if p is not None and is_acting(g, p) else NOBODY
-        check_choice(seat, len(g.players), phase == OVER, acting, partial(_kept_holds, kept, option_id), option_id)
+        check_choice(seat, len(g.players), g.phase == OVER, acting, partial(_kept_holds, kept, option_id), option_id)
         listed = True
     if not listed:
         check_choice(seat, len(g.players), False, frozenset((seat,)), _NOT_LISTED, option_id)
@@ -1509,12 +1476,9 @@ def chooser_copy(g: Game, seat: Seat) -> Game:
     _fresh.clear()  # the two games share every card now
     attrs = dict(g.__dict__)
     players = list(g.players)
-    chooser = players[seat] = _new(Player)  # (_made, inline here and below: every step copies)
-    chooser.__dict__ = dict(g.players[seat].__dict__)
+    players[seat] = _made(Player, dict(players[seat].__dict__))
     attrs["players"] = players
-    out = _new(Game)
-    out.__dict__ = attrs
-    return out
+    return _made(Game, attrs)
 
 
 def clone(g: Game, only: Seat | None = None) -> Game:
@@ -1542,9 +1506,7 @@ def clone(g: Game, only: Seat | None = None) -> Game:
     # last_reveal are never changed in place (a step replaces them): shared
     attrs["final"] = None if g.final is None else copy.deepcopy(g.final)  # set once, at the end
     attrs["log"] = GameLog(g.log.recent, g.log.total, g.log.keep)
-    out = _new(Game)
-    out.__dict__ = attrs
-    return out
+    return _made(Game, attrs)
 
 
 def own_players(g: Game) -> None:
@@ -1559,12 +1521,9 @@ def _player_copy(p: Player) -> Player:
     attrs = dict(p.__dict__)
     attrs["village"] = list(p.village)  # the cards shared until a step changes one (own_card)
     attrs["jobs"] = list(p.jobs)  # its dicts never changed in place (one_done replaces one)
-    out = _new(Player)
-    out.__dict__ = attrs
-    return out
+    return _made(Player, attrs)
 
 
-_new = object.__new__  # an instance with no fields yet (a copy then sets its __dict__)
 # The copies take their fields with dict(obj.__dict__), not obj.__dict__.copy(): an object made
 # by its class (setup, load) keeps a split dict (keys shared with its class), whose copies stay
 # split, and the interpreter reads a split dict's attributes through the generic lookup, never
