@@ -26,10 +26,15 @@ from app.api.games import MAX_OPTION, MINIMAL_APPLIED, wants_minimal
 from app.api.headers import MAX_BODY, secured
 from app.api.ratelimit import check_action_rate
 from app.table.errors import TableError
-from app.wire import JSONView
+from app.wire import OPTIONS, JSONView
 
 PATH = re.compile(r"/api/games/([^/]+)/actions")
 JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
+# An answer's headers but its length, in the order JSONView(headers=...) and ``secured``
+# write them (tests/api/test_direct_actions.py compares them with the route's).
+_MINIMAL_HEAD = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in MINIMAL_APPLIED.items()]
+_ANSWER_TAIL = [(b"content-type", JSONView.media_type.encode("latin-1")),
+                *secured({"type": "http.response.start", "headers": [(b"content-type", b"")]})["headers"][1:]]
 
 
 def takes(scope: Scope) -> bool:
@@ -78,15 +83,22 @@ async def serve(app: ASGIApp, scope: Scope, receive: Receive, send: Send, everyt
         if viewer.seat is not None:
             await check_action_rate(state, viewer.game_id, viewer.seat)
         minimal = wants_minimal(prefer.decode("latin-1") if prefer else None)
-        response = JSONView(await table.act(viewer, option, version, answer=not minimal),
-                            headers=MINIMAL_APPLIED if minimal else None)
+        answer = await table.act(viewer, option, version, answer=not minimal)
     except TableError as refusal:  # as app.main's handler answers it
         response = JSONResponse({"detail": refusal.message}, status_code=refusal.status)
 
-    async def send_secured(message: Message) -> None:
-        await send(secured(message) if message["type"] == "http.response.start" else message)
+        async def send_secured(message: Message) -> None:
+            await send(secured(message) if message["type"] == "http.response.start" else message)
 
-    await response(scope, receive, send_secured)
+        await response(scope, receive, send_secured)
+        return
+    # Every move is answered so: the headers JSONView and the security headers would give,
+    # written once at import instead of assembled by starlette's Response on each answer.
+    body = orjson.dumps(answer, option=OPTIONS)
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [*(_MINIMAL_HEAD if minimal else ()), (b"content-length", str(len(body)).encode()),
+                            *_ANSWER_TAIL]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _plain(body: bytes, kind: bytes | None, authorization: bytes | None) -> tuple[str, str, int] | None:

@@ -19,15 +19,17 @@ Changes = tuple[list[list[Any]], list[list[Any]], list[list[Any]]]  # sets, unse
 _SHARED_CHANGES: ByIdentity[Changes] = ByIdentity(256)
 
 
-def shared_changes(old: Any, new: Any) -> Changes:
-    """(sets, unsets, drops) turning the shared part ``old`` into ``new``, paths relative to
-    the part; all empty when they are equal. Neither object may change afterwards."""
+def shared_changes(old: Any, new: Any, key: str) -> Changes:
+    """(sets, unsets, drops) turning the shared part ``old`` into ``new``, with paths from the
+    top of a view whose ``key`` holds the part (so every frame of the version takes the very
+    lists, without writing the key into each path again); all empty when they are equal.
+    Neither object may change afterwards, nor may the lists returned."""
     def work_out() -> Changes:
         changes: Changes = ([], [], [])
         if old is not new and not (type(old) is type(new) and old == new):
-            _compare(old, new, [], *changes, DIFF_DEPTH - 1)
+            _compare(old, new, [key], *changes, DIFF_DEPTH - 1)
         return changes
-    return _SHARED_CHANGES.get((old, new), None, work_out)
+    return _SHARED_CHANGES.get((old, new), key, work_out)
 
 
 def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -50,13 +52,10 @@ def view_changes(old: dict[str, Any], new: dict[str, Any], shared: tuple[str, ..
         old, new = dict(old), dict(new)  # only the top level is copied, to set the shared parts aside
         for key in shared:
             if key in old and key in new:
-                part_sets, part_unsets, part_drops = shared_changes(old.pop(key), new.pop(key))
-                if part_sets:  # (often none: no generator then)
-                    sets.extend([[key, *path], value] for path, value in part_sets)
-                if part_unsets:
-                    unsets.extend([key, *path] for path in part_unsets)
-                if part_drops:
-                    drops.extend([[key, *path], count] for path, count in part_drops)
+                part_sets, part_unsets, part_drops = shared_changes(old.pop(key), new.pop(key), key)
+                sets += part_sets
+                unsets += part_unsets
+                drops += part_drops
     _compare(old, new, [], sets, unsets, drops, DIFF_DEPTH)
     frame = {"version": new.get("version"), "base": old.get("version"), "set": sets, "unset": unsets}
     if drops:

@@ -14,7 +14,7 @@ The rules know nothing of it: the game keeps its state and action log, and the t
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from sqlalchemy import select, update
 
@@ -32,7 +32,7 @@ GAMES = Game.__table__
 SEATS_CHANGED = -1  # the hub's "the table's facts changed": every page is sent its view again
 
 
-def ending_result(ending: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def ending_result(ending: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """The result a view shows for a game the table ended (``names``: what pages call each seat).
 
     >>> ending_result({"kind": "conceded", "seat": 1}, ["Ann", "Bob"])["reason"]

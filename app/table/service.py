@@ -716,7 +716,7 @@ class Views:
         part is built to tell; otherwise only the seats' own parts are compared."""
         new, old = self.core(None), before.core(None)
         # The public part's changes are worked out here once, then each socket's frame reuses them.
-        if any(shared_changes(old["public"], new["public"])) or any(new[k] != old[k] for k in _COMMON if k != "public"):
+        if any(shared_changes(old["public"], new["public"], "public")) or any(new[k] != old[k] for k in _COMMON if k != "public"):
             return [True] * (seats + 1)
         return [any(self.core(s)[k] != before.core(s)[k] for k in _OWN) for s in range(seats)] + [False]
 
@@ -750,7 +750,8 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
     Its ``version`` is the version of this viewer's own view (see ``Snapshot``).
     ``table_lines`` are the table's own log lines (claims, the host's changes; hosting.py)."""
     core = core if core is not None else view_core(title, snap.state, seat)
-    display = seat_names(names)
+    named = tuple(names)
+    display = _seat_display(named)
     if snap.ending is not None:  # ended by the table: nobody owes anything, the table's result
         private = dict(core["private"], prompt=None) if core.get("private") else core.get("private")
         core = dict(core, to_act=[], options=[], private=private, result=ending_result(snap.ending, display))
@@ -761,14 +762,20 @@ def build_view(title: Title, snap: Snapshot, seat: int | None, names: list[str |
         "version": snap.view_version(seat),
         "seed_given": snap.seed_given,
         "seat": seat,
-        "seats": _seats_json(tuple(names)),
+        "seats": _seats_json(named),
         **core,
-        "log": _named_log(core["log"], core["log_total"], names, display, table_lines),
+        "log": _named_log(core["log"], core["log_total"], named, display, table_lines),
         # the number of the oldest title line in "log": earlier ones are paged from /log
         "log_first": core["log_total"] - len(core["log"]) + 1,
         # what this viewer may take back or answer (takeback.py)
         "takeback": offer(snap.takeback, snap.status, seat, display),
     }
+
+
+@lru_cache(maxsize=4096)
+def _seat_display(names: tuple[str | None, ...]) -> tuple[str, ...]:
+    """``seat_names`` once per set of names (every frame of every version asks)."""
+    return tuple(seat_names(list(names)))
 
 
 @lru_cache(maxsize=4096)
@@ -783,15 +790,14 @@ def _seats_json(names: tuple[str | None, ...]) -> list[dict[str, Any]]:
 _NAMED_LOGS: ByIdentity[list[str]] = ByIdentity(KEEP_VIEWS * 4)
 
 
-def _named_log(lines: list[str], total: int, names: list[str | None], display: list[str],
+def _named_log(lines: list[str], total: int, names: tuple[str | None, ...], display: tuple[str, ...],
                table_lines: TableLines) -> list[str]:
     """The log with players' names written in and the table's lines put in. Every viewer
     of a game version shares one list of lines (see ``Views``), so it is written once
     per version and names, not once per frame."""
     def write() -> list[str]:
-        shown = tuple(display)
-        return merge_table_lines([_named_line(line, shown) for line in lines], total, table_lines)
-    return _NAMED_LOGS.get((lines, table_lines), (tuple(names), len(table_lines)), write)
+        return merge_table_lines([_named_line(line, display) for line in lines], total, table_lines)
+    return _NAMED_LOGS.get((lines, table_lines), (names, len(table_lines)), write)
 
 
 @lru_cache(maxsize=8192)

@@ -27,7 +27,7 @@ made cannot commit after it (the conditional update fails; it is judged again an
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from sqlalchemy import delete, func, insert, literal, select, update
 
@@ -72,7 +72,7 @@ def with_request(standing: Standing | None, request: dict[str, Any] | None) -> S
     return {**(standing or EMPTY), "request": request}
 
 
-def offer(standing: Standing | None, status: str, seat: int | None, names: list[str]) -> dict[str, Any]:
+def offer(standing: Standing | None, status: str, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
     """The part of a view about takebacks: may this seat undo at once, or ask; and the open
     request as this viewer sees it (who asks, who has said yes, whether it waits for them)."""
     standing = standing or EMPTY

@@ -50,15 +50,15 @@ def test_a_shared_part_is_compared_once_for_every_viewer_of_a_version():
     before = {"players": [{"town": [[None] * 4 for _ in range(4)]} for _ in range(4)]}
     after = json.loads(json.dumps(before))
     after["players"][1]["town"][0][0] = "brick"
-    first = shared_changes(before, after)
-    assert first == ([[["players", 1, "town", 0, 0], "brick"]], [], [])
-    assert shared_changes(before, after)[0] is first[0]  # kept: not compared again
+    first = shared_changes(before, after, "public")
+    assert first == ([[["public", "players", 1, "town", 0, 0], "brick"]], [], [])
+    assert shared_changes(before, after, "public")[0] is first[0]  # kept: not compared again
     # Equal but other objects (another version): compared afresh, not taken for the kept pair.
     copy = json.loads(json.dumps(after))
     copy["players"][2]["town"][3][3] = "glass"
-    assert shared_changes(before, copy)[0] == [[["players", 1, "town", 0, 0], "brick"],
-                                               [["players", 2, "town", 3, 3], "glass"]]
-    assert shared_changes(after, after) == ([], [], [])
+    assert shared_changes(before, copy, "public")[0] == [[["public", "players", 1, "town", 0, 0], "brick"],
+                                                         [["public", "players", 2, "town", 3, 3], "glass"]]
+    assert shared_changes(after, after, "public") == ([], [], [])
 
 
 def test_a_value_that_changes_type_is_sent_even_when_python_calls_it_equal():
