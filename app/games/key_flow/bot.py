@@ -214,7 +214,9 @@ def _gains_worths(p: Player, want: frozenset[str], own: bool) -> dict[int, float
     known = _gains_own if own else _gains_other
     if known[0] is p and known[1] is want:  # the slot keeps p: its id() is not reused
         return known[2]
-    shared = (want, any(p.skills.values()) or any(p.doubles.values()), own)
+    # the worths read the goals only through the words effect_value weighs: seats (and
+    # games) whose goals differ only in other words share them
+    shared = (want & _WORTH_WORDS, any(p.skills.values()) or any(p.doubles.values()), own)
     worths = _gains_worth.get(shared)
     if worths is None:
         if len(_gains_worth) > 2000:  # a bound, not a policy
@@ -227,7 +229,13 @@ def _gains_worths(p: Player, want: frozenset[str], own: bool) -> dict[int, float
     return worths
 
 
-# by (goals, holds a skill, own village), by id() of a content action (never reused): its worth
+# The goal words effect_value reads of an action that only gains (or of any action in a
+# neighbour's village): a resource gained, the basic resources (gold stands in for them),
+# the skill words and keyple tokens.
+_WORTH_WORDS = frozenset({x.what for c in CARDS.values() for action in (c.reward, *(panel.action for panel in c.panels))
+                          for e in action for x in (e, *e.gains) if x.kind == "gain"}) | _BASIC | _SKILL_WORDS | {"token"}
+# by (goals among _WORTH_WORDS, holds a skill, own village), by id() of a content action
+# (never reused): its worth
 _gains_worth: dict[tuple[frozenset[str], bool, bool], dict[int, float]] = {}
 _gains_only_known: dict[int, tuple[tuple[Effect, ...], bool]] = {}  # by id() of a content action (kept: never reused)
 

@@ -188,9 +188,12 @@ class _Net:
             # the failing search that would say so is spared).
             cap = min([sum(start[:len(self.kinds)]) // len(nodes)]
                       + [sum(start[k] for k in self.accept[node]) // nodes.count(node) for node in set(nodes)])
-            m, known = self.fresh(), 0
-            while known < cap and m.add_set(nodes):
-                known += 1
+            if _apart([self.accept[node] for node in set(nodes)]):
+                known = cap  # slots taking no kind in common never compete: each fills on its own
+            else:
+                m, known = self.fresh(), 0
+                while known < cap and m.add_set(nodes):
+                    known += 1
             _alone[key] = known
         return known
 
@@ -204,6 +207,16 @@ class _Net:
                     if n := state[node + k]:
                         out[kind] = out.get(kind, 0) + n
         return dict(sorted(out.items()))
+
+
+def _apart(takes: list[tuple[int, ...]]) -> bool:
+    """Do these slots take no item kind in common?"""
+    seen: set[int] = set()
+    for kinds in takes:
+        if not seen.isdisjoint(kinds):
+            return False
+        seen.update(kinds)
+    return True
 
 
 def _takes(slot: str, kinds: tuple[str, ...], powers: frozenset[str]) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from app.games.key_flow.content import SCORERS, parse_scoring
+from app.games.key_flow import scoring
 from app.games.key_flow.scoring import accepts, best_allocation
 
 KINDS = ["iron", "wood", "stone", "gold", "anvil", "pick", "saw", "token", "icon:sheep", "icon:pig", "icon:cow",
@@ -150,3 +151,29 @@ def test_only_the_slot_powers_change_what_a_slot_takes():
             for slot in SLOT_WORDS:
                 for kind in kinds:
                     assert accepts(slot, kind, pw) == _accepts(slot, kind, pw & SLOT_POWERS) == _accepts(slot, kind, pw)
+
+
+@pytest.mark.parametrize("powers", [frozenset(), frozenset({"mansfield"}), frozenset({"keymelequin"})])
+def test_most_sets_alone_equal_a_matching_grown_set_by_set(powers):
+    """_Net.sets_alone counts a variant whose slots share no item kind without a matching
+    (and keeps the count by supply): it must equal growing a fresh matching one set at a
+    time, for every variant, its slots apart or not (gold fills iron, wood and stone alike;
+    the Mansfield fills sheep with pigs)."""
+    rnd = random.Random(11)
+    variants = list(dict.fromkeys(v for rule in RULES.values() for v in rule))
+    apart = sharing = 0
+    for _ in range(40):
+        supply = {k: rnd.randint(1, 4) for k in rnd.sample(KINDS, rnd.randint(3, 10))}
+        net = scoring._Net(supply, [(f"v{i}", (v,)) for i, v in enumerate(variants)], powers)
+        scoring._alone.clear()  # each counted afresh
+        for i, v in enumerate(variants):
+            nodes = net.nodes[i][0]
+            m, grown = net.fresh(), 0
+            while m.add_set(nodes):
+                grown += 1
+            assert net.sets_alone(nodes, v) == grown, (supply, v.slots)
+            if scoring._apart([net.accept[node] for node in set(nodes)]):
+                apart += 1
+            else:
+                sharing += 1
+    assert apart and sharing  # both ways of counting were checked

@@ -4,6 +4,8 @@ scratch at every state of seeded bot games."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import app.games.key_flow as kf
@@ -156,3 +158,28 @@ def test_the_kinds_filling_a_slot_are_those_accepts_takes_for_every_set_of_power
             assert table[slot] == {kind for kind in bot._ITEM_KINDS if accepts(slot, kind, pw)}
     kinds = {kind for by_panel in rules._CARD_ITEMS.values() for panel in by_panel for kind in panel}
     assert kinds | {rules._KCARD_ITEM[c.id] for c in KEYPLE_CARDS} <= bot._ITEM_KINDS
+
+
+@pytest.mark.parametrize("players, seed", [(3, 9), (6, 4)])
+def test_the_kept_worth_of_an_action_reads_only_the_worth_words_of_the_goals(players, seed):
+    """The worths of actions that only gain (and of every action in a neighbour's village)
+    are kept by the goals among bot._WORTH_WORDS alone, shared by seats whose goals differ
+    elsewhere: each such worth, weighed afresh, must be the same with those goals alone."""
+    rnd = random.Random(seed)
+    actions = [a for c in CARDS.values() for a in (c.reward, *(panel.action for panel in c.panels))]
+    checked = 0
+    for step, g in enumerate(states(players, seed)):
+        if step % 25:
+            continue
+        for p in g.players:
+            for _ in range(3):
+                want = frozenset(rnd.sample(SLOTS, rnd.randint(0, 6)))
+                for action in actions:
+                    for own in (True, False):
+                        if own and not bot._gains_only(action):
+                            continue  # kept for one decision only
+                        bot.forget()
+                        assert _action_value(p, action, want, own) == \
+                            _action_value(p, action, want & bot._WORTH_WORDS, own), (sorted(want), action)
+                        checked += 1
+    assert checked > 1000
