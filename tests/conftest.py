@@ -181,7 +181,6 @@ def live_server(sqlite_url: str) -> Iterator[LiveServer]:
 LONG_FILES = (
     "tests/browser/test_choices_in_view.py",  # ~150 s, 8 tests
     "tests/table/test_races_and_crashes.py",  # ~160 s, 4 tests
-    "tests/games/test_twins.py",
     "tests/browser/test_game_page.py",
     "tests/api/test_fuzz.py",
     "tests/web/test_drawn_once.py",
@@ -191,20 +190,28 @@ LONG_FILES = (
     "tests/browser/test_phone.py",
     "tests/api/test_openapi_conformance.py",
 )
-# Of those, the files whose tests are each sent to whichever worker is free (the others go
-# whole to one worker, as with ``--dist loadfile``).
-SPREAD_FILES = LONG_FILES[:2]
+# Files of many short independent tests (each on a database of its own), sent last and one
+# test at a time: they fill the end of the run on whichever worker is free, where a whole
+# file (the twin games: 222 tests, 2-4 minutes of one worker) left the other worker idle.
+TAIL_FILES = ("tests/games/test_twins.py",)
+# The files whose tests are each sent to whichever worker is free (the others go whole to
+# one worker, as with ``--dist loadfile``). Not the fuzzing: its two tests share the
+# requests generated (tests/api/test_fuzz.py), so they stay together.
+SPREAD_FILES = (*LONG_FILES[:2], *TAIL_FILES)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long files first, then the others, most tests first (xdist's order); each file's
-    tests in their own order. Every worker sorts its collection the same way."""
+    """The long files first, then the others, most tests first (xdist's order), then
+    TAIL_FILES; each file's tests in their own order. Every worker sorts its collection
+    the same way."""
     counts = Counter(_file(item) for item in items)
 
     def rank(item: pytest.Item) -> tuple[int, int, str]:
         file = _file(item)
         if file in LONG_FILES:
             return (0, LONG_FILES.index(file), file)
+        if file in TAIL_FILES:
+            return (2, TAIL_FILES.index(file), file)
         return (1, -counts[file], file)
     items.sort(key=rank)  # stable: the order within each file stays
 

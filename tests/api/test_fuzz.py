@@ -30,12 +30,20 @@ def fuzz_server(request, tmp_path_factory):
         yield server
 
 
+# The requests generated for each (operation, mode), kept for the other database's server:
+# generating them (hypothesis and schemathesis) took two thirds of this file's time, and
+# both servers get the same number of requests either way. Both parameters of the test
+# run in one process (``--dist loadfile``); a process that runs only one generates afresh.
+GENERATED: dict[tuple[str, str], list] = {}
+
+
 def fuzz_operation(server: LiveServer, operation, mode: GenerationMode, examples: int) -> list[str]:
     failures: list[str] = []
+    key = (operation.label, mode.value)
+    kept = GENERATED.get(key)
+    recording: list = []
 
-    @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-    def run(case) -> None:
+    def check(case) -> None:
         response = case.call(base_url=server.url)
         if response.status_code >= 500:
             failures.append(f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text[:200]}")
@@ -49,10 +57,22 @@ def fuzz_operation(server: LiveServer, operation, mode: GenerationMode, examples
                 if not isinstance(detail, str) or not detail:
                     failures.append(f"{case.method} {case.formatted_path}: unreadable error {response.text[:200]}")
 
+    if kept is not None:  # the same requests the other database's server got
+        for case in kept:
+            check(case)
+        return failures
+
+    @given(case=operation.as_strategy(generation_mode=mode))
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def run(case) -> None:
+        recording.append(case)
+        check(case)
+
     try:
         run()
     except Unsatisfiable:
         pass  # e.g. no way to break the schema of an operation without parameters
+    GENERATED[key] = recording
     return failures
 
 
