@@ -6,6 +6,7 @@ version shares (one object, see ``Views``) has its changes worked out once per v
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from .memo import ByIdentity
@@ -72,48 +73,38 @@ def _compare(old: Any, new: Any, path: list[Any], sets: list[list[Any]], unsets:
     kind = type(old)
     if kind is dict and type(new) is dict and depth and old.get("id") == new.get("id"):
         # (a dict with another "id" is another thing, an option or a card: resent whole)
-        for key, value in new.items():
-            name = key if type(key) is str else str(key)  # JSON writes int keys as strings
-            if key not in old:
-                sets.append([[*path, name], value])
-                continue
-            before = old[key]
-            if before is value:
-                continue
-            same = type(before)
-            if same is type(value):
-                if before == value:
-                    continue
-                if same is dict or same is list:
-                    _compare(before, value, [*path, name], sets, unsets, drops, depth - 1)
-                    continue
-            sets.append([[*path, name], value])
-        if not old.keys() <= new.keys():  # (one test in C for the usual case: no key went)
-            unsets.extend([*path, key if type(key) is str else str(key)] for key in old if key not in new)
+        get = old.get  # JSON writes int keys as strings; a new key is set (_ABSENT is no value's type)
+        items = ((key if type(key) is str else str(key), get(key, _ABSENT), value) for key, value in new.items())
     elif kind is list and type(new) is list and depth and (
             (moved := _moved_on(old, new)) or len(old) <= len(new)):
         if moved:
             drops.append([path, moved])
             old = old[moved:]
-        # Each item as a dict's value above, written again rather than shared through a
-        # function: a call per changed item is what this walk saves.
-        for index, (before, value) in enumerate(zip(old, new)):
-            if before is value:
-                continue
-            same = type(before)
-            if same is type(value):
-                if before == value:
-                    continue
-                if same is dict or same is list:
-                    _compare(before, value, [*path, index], sets, unsets, drops, depth - 1)
-                    continue
-            sets.append([[*path, index], value])
-        # A longer list (the log as lines are written, options): the new items, each set at
-        # the index one past the end, which appends it (JavaScript's ``a[a.length] = v``).
-        if len(new) > len(old):
-            sets.extend([[*path, index], new[index]] for index in range(len(old), len(new)))
+        items = zip(itertools.count(), old, new)
     else:
         sets.append([path, new])
+        return
+    for step, before, value in items:  # a dict's values by key, a list's items by index
+        if before is value:
+            continue
+        same = type(before)
+        if same is type(value):
+            if before == value:
+                continue
+            if same is dict or same is list:
+                _compare(before, value, [*path, step], sets, unsets, drops, depth - 1)
+                continue
+        sets.append([[*path, step], value])
+    if kind is dict:
+        if not old.keys() <= new.keys():  # (one test in C for the usual case: no key went)
+            unsets.extend([*path, key if type(key) is str else str(key)] for key in old if key not in new)
+    elif len(new) > len(old):
+        # A longer list (the log as lines are written, options): the new items, each set at
+        # the index one past the end, which appends it (JavaScript's ``a[a.length] = v``).
+        sets.extend([[*path, index], new[index]] for index in range(len(old), len(new)))
+
+
+_ABSENT = object()
 
 
 def _moved_on(old: list[Any], new: list[Any]) -> int:
