@@ -13,6 +13,12 @@
   let busy = false;
   let socket = null;
   let retry = 0;
+  // A move sent over the socket waits here for its answer ("acted" or "error" frame); null
+  // when none is on its way. Resolved with null if the socket closes first.
+  let answering = null;
+  // The newest view version a fetch of the fragment was asked for: the move's answer and
+  // the frame it caused carry the same version, and one fetch of it is enough.
+  let asked = -1;
   let seatsKey = null;
   let lastLog = null;
   let seatChanges = 0;
@@ -124,9 +130,16 @@
   // seen: the version of this page's view that a frame or the action's answer carried, so
   // the server can draw it from the game it holds instead of reading it again.
   async function refresh(seen) {
+    if (seen !== undefined) {
+      if (seen <= asked || seen <= version) return;  // that version is drawn, or on its way
+      asked = seen;
+    }
     const query = seen === undefined ? "" : "?seen=" + seen;
     const response = await fetch("/g/" + gameId + "/fragment" + query, { headers: authHeaders(), cache: "no-store" });
-    if (!response.ok) return;
+    if (!response.ok) {
+      if (asked === seen) asked = version;  // the next frame or answer may ask for it again
+      return;
+    }
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
     // Two fetches in flight (the action's answer and a frame's) may come back in either
@@ -149,19 +162,35 @@
     busy = true;
     body.classList.add("busy");
     try {
-      const response = await fetch("/api/games/" + gameId + "/actions", {
-        method: "POST",
-        // Only the new version back: the view comes by the websocket, and the page redraws from the server.
-        headers: authHeaders({ "Content-Type": "application/json", "Prefer": "return=minimal" }),
-        body: JSON.stringify({ option: optionId, version: version }),
-      });
       let seen;
-      if (response.ok) {
-        say("");
-        seen = (await response.json().catch(() => ({}))).version;
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        // Over the game's own socket: no request of its own, the same checks and refusals.
+        const answer = await new Promise(function (resolve) {
+          answering = resolve;
+          socket.send(JSON.stringify({ act: optionId, version: version }));
+        });
+        if (answer === null) {
+          say("The connection dropped before your move was answered. The page now shows the game as the server has it: look whether your move is there.");
+        } else if (answer.error !== undefined) {
+          say(answer.error || "The server refused that.");
+        } else {
+          say("");
+          seen = answer.version;
+        }
       } else {
-        const problem = await response.json().catch(() => ({ detail: "The server refused that." }));
-        say(problem.detail || "The server refused that.");
+        const response = await fetch("/api/games/" + gameId + "/actions", {
+          method: "POST",
+          // Only the new version back: the view comes by the websocket, and the page redraws from the server.
+          headers: authHeaders({ "Content-Type": "application/json", "Prefer": "return=minimal" }),
+          body: JSON.stringify({ option: optionId, version: version }),
+        });
+        if (response.ok) {
+          say("");
+          seen = (await response.json().catch(() => ({}))).version;
+        } else {
+          const problem = await response.json().catch(() => ({ detail: "The server refused that." }));
+          say(problem.detail || "The server refused that.");
+        }
       }
       await refresh(typeof seen === "number" ? seen : undefined);
     } catch (err) {
@@ -312,7 +341,10 @@
     socket.onmessage = function (event) {
       let view;
       try { view = JSON.parse(event.data); } catch (e) { return; }
-      if (view.error || view.acted !== undefined) return;
+      if (view.error !== undefined || view.acted !== undefined) {  // the answer to a move sent here
+        if (answering) { const done = answering; answering = null; done(view); }
+        return;
+      }
       if (view.chat !== undefined) { // chat lines (chat.js shows them), and a rematch made
         document.dispatchEvent(new CustomEvent("keydom:chat", { detail: view.chat }));
         if (view.rematch && !body.querySelector(".rematch")) refresh();
@@ -330,14 +362,16 @@
           if (change[0][0] === "log") lastLine = "changed " + (++logChanges);
         });
       }
-      // Seats changed, or a line the table wrote (a seat's time ran out, a hand-over), which
-      // moves no version: read the game afresh. A new version alone: as the frame showed it.
-      if ((seatsKey !== null && key !== seatsKey) || (view.version === version && lastLog !== null && lastLine !== lastLog)) refresh();
-      else if (view.version !== version) refresh(view.version);
+      // A new version: as the frame showed it (the server reads names and seats afresh
+      // when they changed). Seats or the takeback changed, or a line the table wrote (a
+      // seat's time ran out, a hand-over), with no new version: read the game afresh.
+      if (view.version !== version) refresh(view.version);
+      else if ((seatsKey !== null && key !== seatsKey) || (lastLog !== null && lastLine !== lastLog)) refresh();
       seatsKey = key;
       lastLog = lastLine;
     };
     socket.onclose = function (event) {
+      if (answering) { const done = answering; answering = null; done(null); }
       if (event.code === 4403 || event.code === 4404) {
         banner.hidden = false;
         banner.textContent = event.reason || "This link no longer opens a game.";
@@ -366,5 +400,6 @@
   }
 
   laidOut();
-  window.keydom = { choose: choose, refresh: refresh, get version() { return version; } };
+  window.keydom = { choose: choose, refresh: refresh, get version() { return version; },
+                    get live() { return !!socket && socket.readyState === WebSocket.OPEN; } };
 })();
