@@ -20,7 +20,7 @@ from . import bots as bot_pages
 from .social import game_social
 from .forms import refuse_cross_site, text_form
 from .qr import seat_qr
-from .render import ViewEnvironment, drawn_once, frozen, game_context, title_content
+from .render import ViewEnvironment, drawn_once, frozen, game_context, hex_points, title_content
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(env=ViewEnvironment(loader=FileSystemLoader(ROOT / "templates"),
@@ -28,6 +28,7 @@ templates = Jinja2Templates(env=ViewEnvironment(loader=FileSystemLoader(ROOT / "
 templates.env.filters["duration"] = bot_pages.duration
 templates.env.globals["drawn_once"] = drawn_once
 templates.env.globals["frozen"] = frozen
+templates.env.globals["hex_points"] = hex_points
 
 
 NO_STORE = {"Cache-Control": "no-store"}  # pages that carry a seat's secret
