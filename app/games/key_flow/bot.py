@@ -23,7 +23,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, add_res, can_pay, checked_alone, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
                     powers, reachable, season_name, shape_neighbours, village_shape)
 from .rules import spots as free_columns
@@ -816,15 +816,17 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
             want = goals(g, p)
-            scored, values = [], {}
+            values = {}
             ids = offered if offered is not None else pick_ids(g, p)
-            for o, digit in zip(ids, pick_noise(rng, len(ids))):
+            top = float("-inf")
+            for o in ids:
                 cid = o.removeprefix("pick:")
                 c = CARDS[cid]
-                values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
+                value = values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
                     (village_card_worth(g, p, c, want), None)
-                scored.append((values[cid][0] + digit / 1000, o))
-            picked = max(scored)[1]
+                if value[0] > top:
+                    top = value[0]
+            picked = pick_among(rng, ids, values, top)
             cid = picked.removeprefix("pick:")
             if CARDS[cid].kind != "keyple":  # the place of the picked card alone is ever used
                 values[cid] = (values[cid][0], best_spot(p, CARDS[cid]))
@@ -846,6 +848,21 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
 
 
 NO_GOALS: frozenset[str] = frozenset()
+NOISE = 99 / 1000  # the most a pick's tie-breaking noise adds to a card's value
+
+
+def pick_among(rng: Rng, ids: list[str], values: dict[str, tuple[float, str | None]], top: float) -> str:
+    """The pick of the highest value plus a tie-breaking noise of 0-0.099 (ties of the sum by
+    option id, as ``max`` breaks them). Only the cards within the noise of the best value can
+    win, so the noise is drawn for those alone, and not at all when one card is that far
+    ahead (a draw for every card of every pick was a tenth of a pick)."""
+    near = [o for o in ids if values[o[5:]][0] >= top - NOISE]  # (o[5:]: the card id after "pick:")
+    if len(near) == 1:
+        return near[0]
+    scored = []
+    for o, digit in zip(near, pick_noise(rng, len(near))):
+        scored.append((values[o[5:]][0] + digit / 1000, o))
+    return max(scored)[1]
 
 
 def pick_noise(rng: Rng, cards: int) -> list[int]:
@@ -952,7 +969,14 @@ def transport_choice(p: Player) -> str:
     whose next upgrade lacks it (gold helps any), or a store that takes it. A wanting card
     is worth its weight over the steps from the nearest card that can give the resource
     (less 2.5 when the giver lacks it itself), and the unit moves one step along a shortest
-    path: the best move of all, without weighing every move the rules list."""
+    path: the best move of all, without weighing every move the rules list. A unit with more
+    than one step to go keeps going at the seat's next move, along the same path, while the
+    village is just as that move left it (``planned_move``): it is not weighed again."""
+    planned = _plans.pop(p.seat, None)
+    if planned is not None:
+        move = planned_move(p, planned)
+        if move is not None:
+            return move
     village = p.village
     lacking = {}  # by place of a card that can give: what its next upgrade lacks (``needs``)
     # by resource: the cards wanting it (places in the village), each with its best weight
@@ -963,13 +987,15 @@ def transport_choice(p: Player) -> str:
         if res:
             store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
             if cost is None:
-                lacks, wants = NO_NEEDS, store
+                lacks, wants, keeps = NO_NEEDS, store, NO_NEEDS
             else:
-                lacks = {}
+                lacks, keeps = {}, {}
                 for r, n in cost:
                     h = res.get(r, 0)
                     if n > h:
                         lacks[r] = n - h
+                    if h and n >= h:  # every one held goes to its next upgrade
+                        keeps[r] = weight
                 if lacks:  # and gold fills in for any of them
                     wants = list(store)
                     for r in lacks:
@@ -978,7 +1004,7 @@ def transport_choice(p: Player) -> str:
                 else:
                     wants = store
             if not _IS_STORE[e["card"]]:  # nothing moves out of a store
-                lacking[i] = lacks
+                lacking[i] = (lacks, keeps)
                 for r, n in res.items():
                     if n:
                         held = givers.get(r)
@@ -1018,9 +1044,11 @@ def transport_choice(p: Player) -> str:
                     v = weight / d  # the move's gain: weight / (1 + steps left after it)
                     if v <= best_v:
                         break  # the rest are farther
-                    lacks = lacking[src]
-                    if lacks.get(r) or (r == "gold" and lacks):
-                        v -= 2.5  # the giver needs it itself
+                    lacks, keeps = lacking[src]
+                    if r in keeps:
+                        v -= keeps[r]  # the giver needs it itself: its own weight for it
+                    elif r == "gold" and lacks:
+                        v -= 2.5
                     if v > best_v:
                         best, best_v = (src, target, r, d), v
                 left -= 1
@@ -1030,12 +1058,66 @@ def transport_choice(p: Player) -> str:
         return "stop"
     src, target, r, d = best
     # one step along a shortest path: onto the wanting card, or a card that passes it on
-    # (a store on the way would keep it)
+    # (a store on the way would keep it); the rest of the path is kept for the next moves
+    path = shortest_path(p, src, target)
+    if d > 1:
+        plan(p, path, r)
+    return move_id(p, src, path[1], r)
+
+
+def shortest_path(p: Player, src: int, target: int) -> list[int]:
+    """The places from ``src`` to ``target`` along a shortest path of touching cards, each
+    step onto the target or a card that passes a resource on (not a store: it would keep
+    it); the first such card in the village's order at each step."""
+    village = p.village
     dist = steps_from(p, target)
-    for dst in _village_steps(p)[1][src]:
-        if dist.get(dst) == d - 1 and (dst == target or not _IS_STORE[village[dst]["card"]]):
-            return move_id(p, src, dst, r)
-    raise AssertionError("a giver reached is next to a card one step nearer")
+    near = _village_steps(p)[1]
+    path = [src]
+    at, d = src, dist[src]
+    while d:
+        d -= 1
+        for nxt in near[at]:
+            if dist.get(nxt) == d and (nxt == target or not _IS_STORE[village[nxt]["card"]]):
+                break
+        else:  # (a card reached by the walk from the target is next to one a step nearer)
+            raise AssertionError("a giver reached is next to a card one step nearer")
+        path.append(nxt)
+        at = nxt
+    return path
+
+
+def plan(p: Player, path: list[int], r: str) -> None:
+    """Keep the rest of a unit's path for the seat's next move, with the village as the
+    move to ``path[1]`` leaves it: the same card objects but the two it changes (copies whose
+    resources ``rules.add_res`` changes as the move does)."""
+    village = p.village
+    src, dst = dict(village[path[0]]), dict(village[path[1]])
+    add_res(src, "res", r, -1)  # (a new dict on the copy: the card's own is not changed)
+    add_res(dst, "res", r, 1)
+    _plans[p.seat] = (village, path, r, src, dst)
+
+
+def planned_move(p: Player, planned: tuple[list[Entry], list[int], str, Entry, Entry]) -> str | None:
+    """The next step of the unit a seat's last move sent along ``plan``'s path, when the
+    village is exactly as that move left it (else None: weigh the moves afresh)."""
+    before, path, r, src, dst = planned
+    village = p.village
+    a, b = path[0], path[1]
+    if len(village) != len(before) or village[a] != src or village[b] != dst:
+        return None
+    for i, (x, y) in enumerate(zip(village, before)):
+        if x is not y and i != a and i != b:
+            return None
+    path = path[1:]
+    if len(path) > 2:  # still more than one step to go after this one
+        plan(p, path, r)
+    return move_id(p, path[0], path[1], r)
+
+
+# by seat: the village a move left it was chosen in, the unit's path (places: where the
+# move took it from, where to, and on to the wanting card), the resource, and the two
+# cards as the move leaves them (plan); checked against the village the next move sees
+_plans: dict[Seat, tuple[list[Entry], list[int], str, Entry, Entry]] = {}
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed
