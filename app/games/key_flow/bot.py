@@ -818,15 +818,20 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
             want = goals(g, p)
             values = {}
             ids = offered if offered is not None else pick_ids(g, p)
-            top = float("-inf")
+            top = second = float("-inf")
+            picked = ""
             for o in ids:
                 cid = o.removeprefix("pick:")
                 c = CARDS[cid]
                 value = values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
                     (village_card_worth(g, p, c, want), None)
-                if value[0] > top:
-                    top = value[0]
-            picked = pick_among(rng, ids, values, top)
+                v = value[0]
+                if v > top:
+                    top, second, picked = v, top, o
+                elif v > second:
+                    second = v
+            if second >= top - NOISE:  # another card could win with the noise: draw it
+                picked = pick_among(rng, ids, values, top)
             cid = picked.removeprefix("pick:")
             if CARDS[cid].kind != "keyple":  # the place of the picked card alone is ever used
                 values[cid] = (values[cid][0], best_spot(p, CARDS[cid]))
