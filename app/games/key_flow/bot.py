@@ -525,9 +525,9 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[t
     own = owner == p.seat
     worths = _gains_worths(p, want, own)  # the kept worths of actions that only gain, by id()
     spots = []
-    for e in g.players[owner].village:
+    for e in g.players[owner].village:  # the road row first, by column (rules._village_order)
         if e["row"] != ROAD:
-            continue
+            break
         held = len(e["keyples"])
         if held >= 3:
             continue
@@ -539,7 +539,6 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[t
         if worth is None:
             worth = action_value(p, action, want, own)
         spots.append((e["col"], held, worth, owner))
-    spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots
 
@@ -1166,11 +1165,15 @@ _EMPTY_WANTS = {cid: tuple(_empty_wants(*wants) for wants in by_panel) for cid, 
 def token_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> str:
     # tokens a winter card scores are kept unless an activation is clearly worth more
     best, best_v = "done", 2.8 if "token" in want else 0.9
+    roads = {}  # the road cards by column ("token:COL" names the road card at COL)
+    for e in p.village:  # the road row first (rules._village_order)
+        if e["row"] != ROAD:
+            break
+        roads[e["col"]] = e
     for o in offered:
         if not o.startswith("token:"):
             continue
-        e = find(p, f"{ROAD}.{o.removeprefix('token:')}")
-        v = action_value(p, live_action(e), want, True)
+        v = action_value(p, live_action(roads[int(o[6:])]), want, True)
         if v > best_v:
             best, best_v = o, v
     return best

@@ -49,6 +49,12 @@ def test_what_the_bot_keeps_equals_it_from_scratch(players, seed):
                         action, own = live_action(e), q is p
                         assert action_value(p, action, want, own) == _action_value(p, action, want, own)
                         checked += 1
+            # bot._road_spots reads the road row as the village's first cards, by column
+            assert p.village == sorted(p.village, key=rules._village_order)
+            for q in g.players:
+                roads = [e for e in q.village if e["row"] == ROAD and len(e["keyples"]) < 3
+                         and rules.USES[e["card"]][len(e["tiles"])][q is p]]
+                assert [s[0] for s in bot._road_spots(g, p, q.seat, want)] == sorted(e["col"] for e in roads)
             for c in KEYPLE_CARDS:  # rules.reachable, kept by what it reads
                 assert bot._reachable(g, p, c) == rules.reachable(g, p, c)
             for cid in p.hand:  # what a card in hand would give, built
