@@ -36,7 +36,8 @@ EARLY = {"spring": 3, "summer": 2, "autumn": 1, "winter": -2}
 def goals(g: Game, p: Player) -> frozenset[str]:
     # only winter scoring cards have slot words: the words are kept by the winter K cards and
     # the village's winter scoring cards (found in C), which change seldom
-    key = (tuple(p.winter_k), _SCORERS.intersection(map(_card_of, p.village)))
+    # (winter scoring cards are winter's: before winter no village holds one, unread)
+    key = (tuple(p.winter_k), _SCORERS.intersection(map(_card_of, p.village)) if g.season == _WINTER else _NO_CARDS)
     words = _goals_known.get(key)
     if words is None:
         if len(_goals_known) > 20000:  # a bound, not a policy
@@ -47,6 +48,9 @@ def goals(g: Game, p: Player) -> frozenset[str]:
 
 _goals_known: dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]] = {}  # a pure function of its key
 _SCORERS = frozenset(cid for cid, c in CARDS.items() if c.scoring)  # the cards with slot words
+assert all(CARDS[cid].season == "winter" for cid in _SCORERS)  # (goals reads the village in winter only)
+_WINTER = SEASONS.index("winter")
+_NO_CARDS: frozenset[str] = frozenset()
 _card_of = itemgetter("card")
 
 
@@ -123,18 +127,15 @@ def _village_counts(p: Player) -> tuple[int, int]:
     return known[1], known[2]
 
 
-def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tuple[int, int, Any, int]],
-                                       dict[int, list[Any]]]:
+def _village_facts(p: Player) -> tuple[Player, int, int, list[tuple[int, int, Any, int]], dict[int, int]]:
     """What the bot reads of the seat's own village, in one pass once per decision: (p, the
-    resources on its cards, its house tiles, the resources by kind on cards that can give
-    them (not stores), and the cards with an upgrade that adds points as (gain, place, its
-    cost, how many resources it takes beyond what the card holds), largest gain first,
-    then last place), and a dict for ``_reachable_upgrade``'s shortfalls by place)."""
+    resources on its cards, its house tiles, the cards with an upgrade that adds points as
+    (gain, place, its cost, how many resources it takes beyond what the card holds), largest
+    gain first, then last place), and a dict for ``_reachable_upgrade``'s shortfalls by place)."""
     global _facts_now
     known = _facts_now
     if known[0] is not p:  # the slot keeps p: its id() is not reused
         total = houses = 0
-        pool: dict[str, int] = {}
         ups = []
         for at, e in enumerate(p.village):
             res, tiles = e["res"], e["tiles"]
@@ -142,9 +143,6 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
             if res:
                 held = sum(res.values())
                 total += held
-                if not _IS_STORE[e["card"]]:
-                    for k, n in res.items():
-                        pool[k] = pool.get(k, 0) + n
                 if up is not None:
                     ups.append((up[0], at, up[2], up[1] - held))
             elif up is not None:
@@ -152,7 +150,7 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
             if tiles:
                 houses += tiles.count("house")
         ups.sort(reverse=True)  # largest gain first, then last place (places differ: the rest is never compared)
-        known = _facts_now = (p, total, houses, pool, ups, {})
+        known = _facts_now = (p, total, houses, ups, {})
     return known
 
 
@@ -333,33 +331,25 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
     facts = _village_facts(p)
-    short = facts[5]  # by place: [resources missing in all, a missing one lacking anywhere (None: not asked yet), card, missing]
+    short = facts[4]  # by place: the resources its upgrade still lacks in all (gold on it filling in)
     # the cards are tried largest gain first, and the first card within reach answers
-    for gain, at, cost, beyond in facts[4]:
+    for gain, at, cost, beyond in facts[3]:
         # each resource on the card pays at most one of the cost, each missing one takes a
         # cart: a cost that far beyond what the card holds is out of reach
         if beyond > carts or (cost.skills and _lacks_skill(p, cost.skills)):
             continue
-        known = short.get(at)
-        if known is None:  # the same card is asked again for another number of carts
-            e = village[at]
+        missing = short.get(at)
+        if missing is None:  # the same card is asked again for another number of carts
             if pw is None:
                 pw = powers(p)
-            missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
-            total = 0
-            for _, n in missing:
-                total += n
-            known = short[at] = [total, None, e, missing]
-        if not known[0]:
+            missing = 0
+            for _, n in shortfall(village[at], cost, pw):  # (its skills are checked above)
+                missing += n
+            short[at] = missing
+        # each missing resource takes a cart (whether the village's other cards hold it is
+        # not asked: checking it was a few per cent of a game for little strength)
+        if missing <= carts:
             return gain
-        # each missing resource takes a cart, and the other cards must hold it
-        if known[0] <= carts:
-            if known[1] is None:
-                if pw is None:
-                    pw = powers(p)
-                known[1] = lacking_anywhere(p, known[2], known[3], pw)
-            if not known[1]:
-                return gain
     return 0
 
 
@@ -367,20 +357,6 @@ def _lacks_skill(p: Player, skills: tuple[tuple[str, int], ...]) -> bool:
     """Does the seat hold fewer of a skill than ``skills`` takes (a loop: no generator)?"""
     for s, n in skills:
         if p.skills[s] + p.doubles[s] < n:
-            return True
-    return False
-
-
-def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
-    """Do the village's other cards (stores give nothing) hold too few of a missing resource
-    (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
-    pool = _village_facts(p)[3]
-    here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
-    if "keyflower" in pw:
-        return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
-    gold = pool.get("gold", 0) - here.get("gold", 0)
-    for r, n in missing:
-        if pool.get(r, 0) - here.get(r, 0) + gold < n:
             return True
     return False
 
@@ -910,7 +886,7 @@ def unchanged_for(before: Game, now: Game, seat: Seat) -> bool:
             and a.winter_k is b.winter_k):
         return False
     for x, y in zip(before.players, now.players):
-        if x.village is not y.village:
+        if x is not y and x.village is not y.village:  # (a secret choice copies only the chooser)
             return False
     return True
 
@@ -951,20 +927,26 @@ def any_choice(p: Player, onto: Entry, want: frozenset[str]) -> str:
     for r in BASIC:
         if missing.get(r):
             return r
-    start = next(i for i, x in enumerate(p.village) if x is onto)
-    dist = steps_from(p, start)
+    village = p.village
+    start = village.index(onto)  # (no two cards of a village are equal: their places differ)
     score = {r: 0.0 for r in BASIC}
-    for i, x in enumerate(p.village):
-        if i == start or i not in dist:
+    for i, d in steps_from(p, start).items():  # the cards reached (each max is the same in any order)
+        if i == start:
             continue
+        x = village[i]
+        res, level = x["res"], len(x["tiles"])  # (live_panel)
+        cost = _TRANSPORT_WANTS[x["card"]][level][1]  # its next upgrade's resources (None: none left)
+        if cost is not None:
+            for r, n in cost:  # what ``needs`` lists
+                if n > res.get(r, 0) and r in score:
+                    score[r] = max(score[r], upgrade_gain(x["card"], level) / (1 + d))
         c = CARDS[x["card"]]
-        for r in needs(p, x):
-            if r in score:
-                gain = c.panels[live_panel(x) + 1].points - c.panels[live_panel(x)].points
-                score[r] = max(score[r], gain / (1 + dist[i]))
         for r in c.accepts:
-            score[r] = max(score[r], c.store_points / (1 + dist[i]))
-    have = {r: sum(x["res"].get(r, 0) for x in p.village) for r in BASIC}
+            score[r] = max(score[r], c.store_points / (1 + d))
+    top = max(BASIC, key=lambda r: (score[r], r in want))
+    if sum(1 for r in BASIC if score[r] == score[top] and (r in want) == (top in want)) == 1:
+        return top  # (the fewest held only breaks ties: counted only for one)
+    have = {r: sum(x["res"].get(r, 0) for x in village) for r in BASIC}
     return max(BASIC, key=lambda r: (score[r], r in want, -have[r]))
 
 
@@ -1030,7 +1012,7 @@ def transport_choice(p: Player) -> str:
                     wanted_by[r] = {i: w}
                 else:
                     by_place[i] = w
-    best, best_v = None, 0.0
+    best, best_v = None, MIN_MOVE
     steps = _village_steps(p)[2]  # steps_from's kept steps
     for r, targets in wanted_by.items():
         held = givers.get(r)
@@ -1125,6 +1107,9 @@ _plans: dict[Seat, tuple[list[Entry], list[int], str, Entry, Entry]] = {}
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed
+# a move must be worth this much (a wanting card's weight over the steps, less what the giver
+# loses): units moved for less were not worth the decision (fewer transport decisions a game)
+MIN_MOVE = 1.6
 
 
 def _transport_wants(c: Card, level: int) -> tuple[tuple[tuple[str, float], ...], Any, float]:
