@@ -1,6 +1,7 @@
 """Key Flow content balance, measured over bot games (no server, no database).
 
     .venv/bin/python bench/key_flow_balance.py [--games 500] [--players 2,4,6] [--top 0] [--workers 2]
+    .venv/bin/python bench/key_flow_balance.py --against /tmp/old_bot.py --games 400 --players 3,4 --new-seats 1
 
 For every card design (cards are counted by name; copies add up) and each player count:
 
@@ -15,6 +16,9 @@ For every card design (cards are counted by name; copies add up) and each player
 Then every kind of decision the bot took (village cards by row, keyple cards in its own
 or a neighbour's village, tokens, transport, upgrades, flips, discards, resources, skill
 payments), mean points and score parts, winners' mean, game length and games per second.
+
+With ``--against FILE`` (a copy of ``app/games/key_flow/bot.py`` from before a change, kept
+outside the repository), it plays this bot against that one instead (``head_to_head``).
 """
 
 from __future__ import annotations
@@ -161,6 +165,39 @@ def report(players: int, games: int, top: int, seconds: float = 0.0, workers: in
               f"{stats['upgraded'][name] / max(1, built):9.2f} {stats['points'][name] / max(1, built):9.1f} {win:6.0%}")
 
 
+def head_to_head(path: str, players: int, games: int, new_seats: int, first: int = 5000) -> None:
+    """This bot against another version of it (a copy of bot.py loaded from ``path``, e.g. the
+    bot before a change, kept outside the repository): seeded games, the new bot in seats
+    (seed + i) % players for i < new_seats, each bot with its own Rng. Prints both kinds of
+    seat's mean score and the new seats' share of wins (a shared win counts 1/winners)
+    against the fair new_seats / players, with its standard error."""
+    import importlib.util
+    import math
+    spec = importlib.util.spec_from_file_location("app.games.key_flow._other_bot", path)
+    assert spec is not None and spec.loader is not None
+    other = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(other)  # (its relative imports resolve in app.games.key_flow)
+    mine: list[int] = []
+    theirs: list[int] = []
+    shares = []
+    for seed in range(first, first + games):
+        g = kf.setup(players, {}, seed)
+        new = {(seed + i) % players for i in range(new_seats)}
+        rngs, seats = {True: Rng(seed * 7 + 1), False: Rng(seed * 7 + 2)}, Rng(seed + 1)
+        while kf.result(g) is None:
+            seat = seats.choice(sorted(kf.to_act(g)))
+            g = kf.apply(g, seat, (choose if seat in new else other.choose)(g, seat, rngs[seat in new]))
+        result = kf.result(g)
+        for s in result.scores:
+            (mine if s.seat in new else theirs).append(s.score)
+        shares.append(sum(w in new for w in result.winners) / len(result.winners))
+    share = statistics.mean(shares)
+    error = statistics.stdev(shares) / math.sqrt(games)
+    print(f"{players} players, {games} games, {new_seats} seat(s) of this bot: mean score {statistics.mean(mine):.2f} "
+          f"against {statistics.mean(theirs):.2f}; its share of wins {share:.1%} (fair {new_seats / players:.1%}, "
+          f"standard error {error:.1%})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=500, help="bot games per player count")
@@ -168,9 +205,14 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=0, help="only the N cards with the most points per copy")
     parser.add_argument("--seconds", type=float, default=0.0, help="stop a player count early after this long")
     parser.add_argument("--workers", type=int, default=1, help="processes playing games side by side")
+    parser.add_argument("--against", help="instead: play head to head against this copy of bot.py")
+    parser.add_argument("--new-seats", type=int, default=1, help="with --against: seats of this bot per game")
     args = parser.parse_args()
     for players in (int(x) for x in args.players.split(",")):
-        report(players, args.games, args.top, args.seconds, args.workers)
+        if args.against:
+            head_to_head(args.against, players, args.games, args.new_seats)
+        else:
+            report(players, args.games, args.top, args.seconds, args.workers)
 
 
 if __name__ == "__main__":

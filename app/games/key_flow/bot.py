@@ -23,7 +23,7 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import BASIC, CARDS, PASS_LEFT, RESOURCES, RIVER, ROAD, SEASONS, SKILLS, Card, Effect
-from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, can_pay, checked_alone, find,
+from .rules import (DRAFT, RESOLVE, TOKENS, USES, WINTER_K, Entry, Game, Player, add_res, can_pay, checked_alone, find,
                     is_draft_choice, items, listed, live_action, live_panel, move_id, pick_ids,
                     powers, reachable, season_name, shape_neighbours, village_shape)
 from .rules import spots as free_columns
@@ -36,7 +36,8 @@ EARLY = {"spring": 3, "summer": 2, "autumn": 1, "winter": -2}
 def goals(g: Game, p: Player) -> frozenset[str]:
     # only winter scoring cards have slot words: the words are kept by the winter K cards and
     # the village's winter scoring cards (found in C), which change seldom
-    key = (tuple(p.winter_k), _SCORERS.intersection(map(_card_of, p.village)))
+    # (winter scoring cards are winter's: before winter no village holds one, unread)
+    key = (tuple(p.winter_k), _SCORERS.intersection(map(_card_of, p.village)) if g.season == _WINTER else _NO_CARDS)
     words = _goals_known.get(key)
     if words is None:
         if len(_goals_known) > 20000:  # a bound, not a policy
@@ -47,6 +48,9 @@ def goals(g: Game, p: Player) -> frozenset[str]:
 
 _goals_known: dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]] = {}  # a pure function of its key
 _SCORERS = frozenset(cid for cid, c in CARDS.items() if c.scoring)  # the cards with slot words
+assert all(CARDS[cid].season == "winter" for cid in _SCORERS)  # (goals reads the village in winter only)
+_WINTER = SEASONS.index("winter")
+_NO_CARDS: frozenset[str] = frozenset()
 _card_of = itemgetter("card")
 
 
@@ -123,18 +127,15 @@ def _village_counts(p: Player) -> tuple[int, int]:
     return known[1], known[2]
 
 
-def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tuple[int, int, Any, int]],
-                                       dict[int, list[Any]]]:
+def _village_facts(p: Player) -> tuple[Player, int, int, list[tuple[int, int, Any, int]], dict[int, int]]:
     """What the bot reads of the seat's own village, in one pass once per decision: (p, the
-    resources on its cards, its house tiles, the resources by kind on cards that can give
-    them (not stores), and the cards with an upgrade that adds points as (gain, place, its
-    cost, how many resources it takes beyond what the card holds), largest gain first,
-    then last place), and a dict for ``_reachable_upgrade``'s shortfalls by place)."""
+    resources on its cards, its house tiles, the cards with an upgrade that adds points as
+    (gain, place, its cost, how many resources it takes beyond what the card holds), largest
+    gain first, then last place), and a dict for ``_reachable_upgrade``'s shortfalls by place)."""
     global _facts_now
     known = _facts_now
     if known[0] is not p:  # the slot keeps p: its id() is not reused
         total = houses = 0
-        pool: dict[str, int] = {}
         ups = []
         for at, e in enumerate(p.village):
             res, tiles = e["res"], e["tiles"]
@@ -142,9 +143,6 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
             if res:
                 held = sum(res.values())
                 total += held
-                if not _IS_STORE[e["card"]]:
-                    for k, n in res.items():
-                        pool[k] = pool.get(k, 0) + n
                 if up is not None:
                     ups.append((up[0], at, up[2], up[1] - held))
             elif up is not None:
@@ -152,7 +150,7 @@ def _village_facts(p: Player) -> tuple[Player, int, int, dict[str, int], list[tu
             if tiles:
                 houses += tiles.count("house")
         ups.sort(reverse=True)  # largest gain first, then last place (places differ: the rest is never compared)
-        known = _facts_now = (p, total, houses, pool, ups, {})
+        known = _facts_now = (p, total, houses, ups, {})
     return known
 
 
@@ -333,33 +331,25 @@ def _reachable_upgrade(p: Player, carts: int) -> int:
     pw = None  # the boats' powers, once a card needs them
     village = p.village
     facts = _village_facts(p)
-    short = facts[5]  # by place: [resources missing in all, a missing one lacking anywhere (None: not asked yet), card, missing]
+    short = facts[4]  # by place: the resources its upgrade still lacks in all (gold on it filling in)
     # the cards are tried largest gain first, and the first card within reach answers
-    for gain, at, cost, beyond in facts[4]:
+    for gain, at, cost, beyond in facts[3]:
         # each resource on the card pays at most one of the cost, each missing one takes a
         # cart: a cost that far beyond what the card holds is out of reach
         if beyond > carts or (cost.skills and _lacks_skill(p, cost.skills)):
             continue
-        known = short.get(at)
-        if known is None:  # the same card is asked again for another number of carts
-            e = village[at]
+        missing = short.get(at)
+        if missing is None:  # the same card is asked again for another number of carts
             if pw is None:
                 pw = powers(p)
-            missing = shortfall(e, cost, pw)  # none: can_pay would pay it (its skills are checked above)
-            total = 0
-            for _, n in missing:
-                total += n
-            known = short[at] = [total, None, e, missing]
-        if not known[0]:
+            missing = 0
+            for _, n in shortfall(village[at], cost, pw):  # (its skills are checked above)
+                missing += n
+            short[at] = missing
+        # each missing resource takes a cart (whether the village's other cards hold it is
+        # not asked: checking it was a few per cent of a game for little strength)
+        if missing <= carts:
             return gain
-        # each missing resource takes a cart, and the other cards must hold it
-        if known[0] <= carts:
-            if known[1] is None:
-                if pw is None:
-                    pw = powers(p)
-                known[1] = lacking_anywhere(p, known[2], known[3], pw)
-            if not known[1]:
-                return gain
     return 0
 
 
@@ -367,20 +357,6 @@ def _lacks_skill(p: Player, skills: tuple[tuple[str, int], ...]) -> bool:
     """Does the seat hold fewer of a skill than ``skills`` takes (a loop: no generator)?"""
     for s, n in skills:
         if p.skills[s] + p.doubles[s] < n:
-            return True
-    return False
-
-
-def lacking_anywhere(p: Player, onto: Entry, missing: list[tuple[str, int]], pw: frozenset[str]) -> bool:
-    """Do the village's other cards (stores give nothing) hold too few of a missing resource
-    (or gold, which fills in; any resource with the Keyflower) to bring it at any distance?"""
-    pool = _village_facts(p)[3]
-    here = NO_NEEDS if _IS_STORE[onto["card"]] else onto["res"]  # the card's own resources are no source
-    if "keyflower" in pw:
-        return sum(n for _, n in missing) > sum(pool.values()) - sum(here.values())
-    gold = pool.get("gold", 0) - here.get("gold", 0)
-    for r, n in missing:
-        if pool.get(r, 0) - here.get(r, 0) + gold < n:
             return True
     return False
 
@@ -525,9 +501,9 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[t
     own = owner == p.seat
     worths = _gains_worths(p, want, own)  # the kept worths of actions that only gain, by id()
     spots = []
-    for e in g.players[owner].village:
+    for e in g.players[owner].village:  # the road row first, by column (rules._village_order)
         if e["row"] != ROAD:
-            continue
+            break
         held = len(e["keyples"])
         if held >= 3:
             continue
@@ -539,7 +515,6 @@ def _road_spots(g: Game, p: Player, owner: Seat, want: frozenset[str]) -> list[t
         if worth is None:
             worth = action_value(p, action, want, own)
         spots.append((e["col"], held, worth, owner))
-    spots.sort(key=itemgetter(0))  # one road card a column
     _memo[key] = (p, spots)
     return spots
 
@@ -816,15 +791,22 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
     if g.phase in (DRAFT, WINTER_K):
         if p.choosing is None:
             want = goals(g, p)
-            scored, values = [], {}
+            values = {}
             ids = offered if offered is not None else pick_ids(g, p)
-            for o, digit in zip(ids, pick_noise(rng, len(ids))):
+            top = second = float("-inf")
+            picked = ""
+            for o in ids:
                 cid = o.removeprefix("pick:")
                 c = CARDS[cid]
-                values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
+                value = values[cid] = card_value(g, p, c, want) if c.kind == "keyple" else \
                     (village_card_worth(g, p, c, want), None)
-                scored.append((values[cid][0] + digit / 1000, o))
-            picked = max(scored)[1]
+                v = value[0]
+                if v > top:
+                    top, second, picked = v, top, o
+                elif v > second:
+                    second = v
+            if second >= top - NOISE:  # another card could win with the noise: draw it
+                picked = pick_among(rng, ids, values, top)
             cid = picked.removeprefix("pick:")
             if CARDS[cid].kind != "keyple":  # the place of the picked card alone is ever used
                 values[cid] = (values[cid][0], best_spot(p, CARDS[cid]))
@@ -846,6 +828,21 @@ def choose(state: Game, seat: Seat, rng: Rng, offered: list[str] | None = None) 
 
 
 NO_GOALS: frozenset[str] = frozenset()
+NOISE = 99 / 1000  # the most a pick's tie-breaking noise adds to a card's value
+
+
+def pick_among(rng: Rng, ids: list[str], values: dict[str, tuple[float, str | None]], top: float) -> str:
+    """The pick of the highest value plus a tie-breaking noise of 0-0.099 (ties of the sum by
+    option id, as ``max`` breaks them). Only the cards within the noise of the best value can
+    win, so the noise is drawn for those alone, and not at all when one card is that far
+    ahead (a draw for every card of every pick was a tenth of a pick)."""
+    near = [o for o in ids if values[o[5:]][0] >= top - NOISE]  # (o[5:]: the card id after "pick:")
+    if len(near) == 1:
+        return near[0]
+    scored = []
+    for o, digit in zip(near, pick_noise(rng, len(near))):
+        scored.append((values[o[5:]][0] + digit / 1000, o))
+    return max(scored)[1]
 
 
 def pick_noise(rng: Rng, cards: int) -> list[int]:
@@ -889,7 +886,7 @@ def unchanged_for(before: Game, now: Game, seat: Seat) -> bool:
             and a.winter_k is b.winter_k):
         return False
     for x, y in zip(before.players, now.players):
-        if x.village is not y.village:
+        if x is not y and x.village is not y.village:  # (a secret choice copies only the chooser)
             return False
     return True
 
@@ -930,20 +927,26 @@ def any_choice(p: Player, onto: Entry, want: frozenset[str]) -> str:
     for r in BASIC:
         if missing.get(r):
             return r
-    start = next(i for i, x in enumerate(p.village) if x is onto)
-    dist = steps_from(p, start)
+    village = p.village
+    start = village.index(onto)  # (no two cards of a village are equal: their places differ)
     score = {r: 0.0 for r in BASIC}
-    for i, x in enumerate(p.village):
-        if i == start or i not in dist:
+    for i, d in steps_from(p, start).items():  # the cards reached (each max is the same in any order)
+        if i == start:
             continue
+        x = village[i]
+        res, level = x["res"], len(x["tiles"])  # (live_panel)
+        cost = _TRANSPORT_WANTS[x["card"]][level][1]  # its next upgrade's resources (None: none left)
+        if cost is not None:
+            for r, n in cost:  # what ``needs`` lists
+                if n > res.get(r, 0) and r in score:
+                    score[r] = max(score[r], upgrade_gain(x["card"], level) / (1 + d))
         c = CARDS[x["card"]]
-        for r in needs(p, x):
-            if r in score:
-                gain = c.panels[live_panel(x) + 1].points - c.panels[live_panel(x)].points
-                score[r] = max(score[r], gain / (1 + dist[i]))
         for r in c.accepts:
-            score[r] = max(score[r], c.store_points / (1 + dist[i]))
-    have = {r: sum(x["res"].get(r, 0) for x in p.village) for r in BASIC}
+            score[r] = max(score[r], c.store_points / (1 + d))
+    top = max(BASIC, key=lambda r: (score[r], r in want))
+    if sum(1 for r in BASIC if score[r] == score[top] and (r in want) == (top in want)) == 1:
+        return top  # (the fewest held only breaks ties: counted only for one)
+    have = {r: sum(x["res"].get(r, 0) for x in village) for r in BASIC}
     return max(BASIC, key=lambda r: (score[r], r in want, -have[r]))
 
 
@@ -952,7 +955,14 @@ def transport_choice(p: Player) -> str:
     whose next upgrade lacks it (gold helps any), or a store that takes it. A wanting card
     is worth its weight over the steps from the nearest card that can give the resource
     (less 2.5 when the giver lacks it itself), and the unit moves one step along a shortest
-    path: the best move of all, without weighing every move the rules list."""
+    path: the best move of all, without weighing every move the rules list. A unit with more
+    than one step to go keeps going at the seat's next move, along the same path, while the
+    village is just as that move left it (``planned_move``): it is not weighed again."""
+    planned = _plans.pop(p.seat, None)
+    if planned is not None:
+        move = planned_move(p, planned)
+        if move is not None:
+            return move
     village = p.village
     lacking = {}  # by place of a card that can give: what its next upgrade lacks (``needs``)
     # by resource: the cards wanting it (places in the village), each with its best weight
@@ -963,13 +973,15 @@ def transport_choice(p: Player) -> str:
         if res:
             store, cost, weight = _TRANSPORT_WANTS[e["card"]][len(e["tiles"])]
             if cost is None:
-                lacks, wants = NO_NEEDS, store
+                lacks, wants, keeps = NO_NEEDS, store, NO_NEEDS
             else:
-                lacks = {}
+                lacks, keeps = {}, {}
                 for r, n in cost:
                     h = res.get(r, 0)
                     if n > h:
                         lacks[r] = n - h
+                    if h and n >= h:  # every one held goes to its next upgrade
+                        keeps[r] = weight
                 if lacks:  # and gold fills in for any of them
                     wants = list(store)
                     for r in lacks:
@@ -978,7 +990,7 @@ def transport_choice(p: Player) -> str:
                 else:
                     wants = store
             if not _IS_STORE[e["card"]]:  # nothing moves out of a store
-                lacking[i] = lacks
+                lacking[i] = (lacks, keeps)
                 for r, n in res.items():
                     if n:
                         held = givers.get(r)
@@ -1000,7 +1012,7 @@ def transport_choice(p: Player) -> str:
                     wanted_by[r] = {i: w}
                 else:
                     by_place[i] = w
-    best, best_v = None, 0.0
+    best, best_v = None, MIN_MOVE
     steps = _village_steps(p)[2]  # steps_from's kept steps
     for r, targets in wanted_by.items():
         held = givers.get(r)
@@ -1018,9 +1030,11 @@ def transport_choice(p: Player) -> str:
                     v = weight / d  # the move's gain: weight / (1 + steps left after it)
                     if v <= best_v:
                         break  # the rest are farther
-                    lacks = lacking[src]
-                    if lacks.get(r) or (r == "gold" and lacks):
-                        v -= 2.5  # the giver needs it itself
+                    lacks, keeps = lacking[src]
+                    if r in keeps:
+                        v -= keeps[r]  # the giver needs it itself: its own weight for it
+                    elif r == "gold" and lacks:
+                        v -= 2.5
                     if v > best_v:
                         best, best_v = (src, target, r, d), v
                 left -= 1
@@ -1030,15 +1044,72 @@ def transport_choice(p: Player) -> str:
         return "stop"
     src, target, r, d = best
     # one step along a shortest path: onto the wanting card, or a card that passes it on
-    # (a store on the way would keep it)
+    # (a store on the way would keep it); the rest of the path is kept for the next moves
+    path = shortest_path(p, src, target)
+    if d > 1:
+        plan(p, path, r)
+    return move_id(p, src, path[1], r)
+
+
+def shortest_path(p: Player, src: int, target: int) -> list[int]:
+    """The places from ``src`` to ``target`` along a shortest path of touching cards, each
+    step onto the target or a card that passes a resource on (not a store: it would keep
+    it); the first such card in the village's order at each step."""
+    village = p.village
     dist = steps_from(p, target)
-    for dst in _village_steps(p)[1][src]:
-        if dist.get(dst) == d - 1 and (dst == target or not _IS_STORE[village[dst]["card"]]):
-            return move_id(p, src, dst, r)
-    raise AssertionError("a giver reached is next to a card one step nearer")
+    near = _village_steps(p)[1]
+    path = [src]
+    at, d = src, dist[src]
+    while d:
+        d -= 1
+        for nxt in near[at]:
+            if dist.get(nxt) == d and (nxt == target or not _IS_STORE[village[nxt]["card"]]):
+                break
+        else:  # (a card reached by the walk from the target is next to one a step nearer)
+            raise AssertionError("a giver reached is next to a card one step nearer")
+        path.append(nxt)
+        at = nxt
+    return path
+
+
+def plan(p: Player, path: list[int], r: str) -> None:
+    """Keep the rest of a unit's path for the seat's next move, with the village as the
+    move to ``path[1]`` leaves it: the same card objects but the two it changes (copies whose
+    resources ``rules.add_res`` changes as the move does)."""
+    village = p.village
+    src, dst = dict(village[path[0]]), dict(village[path[1]])
+    add_res(src, "res", r, -1)  # (a new dict on the copy: the card's own is not changed)
+    add_res(dst, "res", r, 1)
+    _plans[p.seat] = (village, path, r, src, dst)
+
+
+def planned_move(p: Player, planned: tuple[list[Entry], list[int], str, Entry, Entry]) -> str | None:
+    """The next step of the unit a seat's last move sent along ``plan``'s path, when the
+    village is exactly as that move left it (else None: weigh the moves afresh)."""
+    before, path, r, src, dst = planned
+    village = p.village
+    a, b = path[0], path[1]
+    if len(village) != len(before) or village[a] != src or village[b] != dst:
+        return None
+    for i, (x, y) in enumerate(zip(village, before)):
+        if x is not y and i != a and i != b:
+            return None
+    path = path[1:]
+    if len(path) > 2:  # still more than one step to go after this one
+        plan(p, path, r)
+    return move_id(p, path[0], path[1], r)
+
+
+# by seat: the village a move left it was chosen in, the unit's path (places: where the
+# move took it from, where to, and on to the wanting card), the resource, and the two
+# cards as the move leaves them (plan); checked against the village the next move sees
+_plans: dict[Seat, tuple[list[Entry], list[int], str, Entry, Entry]] = {}
 
 
 NO_NEEDS: dict[Any, Any] = {}  # never changed
+# a move must be worth this much (a wanting card's weight over the steps, less what the giver
+# loses): units moved for less were not worth the decision (fewer transport decisions a game)
+MIN_MOVE = 1.6
 
 
 def _transport_wants(c: Card, level: int) -> tuple[tuple[tuple[str, float], ...], Any, float]:
@@ -1079,11 +1150,15 @@ _EMPTY_WANTS = {cid: tuple(_empty_wants(*wants) for wants in by_panel) for cid, 
 def token_choice(g: Game, p: Player, offered: list[str], want: frozenset[str]) -> str:
     # tokens a winter card scores are kept unless an activation is clearly worth more
     best, best_v = "done", 2.8 if "token" in want else 0.9
+    roads = {}  # the road cards by column ("token:COL" names the road card at COL)
+    for e in p.village:  # the road row first (rules._village_order)
+        if e["row"] != ROAD:
+            break
+        roads[e["col"]] = e
     for o in offered:
         if not o.startswith("token:"):
             continue
-        e = find(p, f"{ROAD}.{o.removeprefix('token:')}")
-        v = action_value(p, live_action(e), want, True)
+        v = action_value(p, live_action(roads[int(o[6:])]), want, True)
         if v > best_v:
             best, best_v = o, v
     return best
