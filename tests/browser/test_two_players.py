@@ -26,10 +26,12 @@ def version(page) -> int:
 
 def clickable(page):
     """Highlighted board choices and prompt buttons, preferring progress over cancel."""
-    items = page.locator("#game-body [data-option]")
-    ids = [items.nth(i).get_attribute("data-option") for i in range(items.count())]
-    ranked = sorted(range(len(ids)), key=lambda i: (ids[i] == "cancel", not ids[i].startswith(("place", "name", "keep"))))
-    return [(items.nth(i), ids[i]) for i in ranked]
+    # The ids in one read: the page may be redrawn (a bot's move) between a count and an
+    # item-by-item read, and an item past the new count is waited for until the timeout.
+    ids = page.eval_on_selector_all("#game-body [data-option]", "els => els.map(el => el.dataset.option)")
+    ids = list(dict.fromkeys(ids))  # one choice may be drawn on several things
+    ranked = sorted(ids, key=lambda i: (i == "cancel", not i.startswith(("place", "name", "keep"))))
+    return [(page.locator(f'#game-body [data-option="{option}"]').first, option) for option in ranked]
 
 
 def test_two_players_play_rounds_live(live_server, browser):
