@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.bots.config import BotConfig
 
@@ -49,7 +50,12 @@ def test_one_player_plays_a_whole_tiny_towns_game_against_two_bots(sqlite_url, b
                 continue
             element, _ = choices[0]
             before = version(ann)
-            element.click()
+            try:
+                element.click(timeout=5000)
+            except PlaywrightTimeout:
+                # a bot's move redrew the page between reading the choices and the click, and
+                # this one is gone: read them again (the deadline above still holds)
+                continue
             ann.wait_for_function(
                 f"Number(document.getElementById('game').dataset.version) > {before}"
                 " && !document.getElementById('game-body').classList.contains('busy')", timeout=20000)
