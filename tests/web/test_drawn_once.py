@@ -1,5 +1,5 @@
 """Board parts drawn once per change (``app/web/render.drawn_once``): a Tiny Towns town or
-card, a Key Harvest country board, is drawn again only when it (or a fact it shows: for the
+card, a Key Harvest or Keyper country board, is drawn again only when it (or a fact it shows: for the
 seat's own town, its choices, construction and hidden placement; for a board, the seat's
 choices on boards) changed, and every page is exactly what drawing it afresh gives. The pages' environment reads views as Jinja would, only faster."""
 
@@ -27,7 +27,8 @@ def test_a_part_is_drawn_again_only_for_another_part_or_other_facts():
     assert drawings == ["ann", "bob", "twin"]
 
 
-@pytest.mark.parametrize("title, options", [("tiny-towns", {"monuments": True}), ("key-harvest", None)])
+@pytest.mark.parametrize("title, options", [("tiny-towns", {"monuments": True}), ("key-harvest", None),
+                                            ("keyper", None)])
 async def test_every_page_through_a_game_is_what_drawing_it_afresh_gives(client, title, options):
     created = (await client.post("/api/games", json={"title": title, "players": ["Ann", "Bob", "Cy"],
                                                      "seed": 11, "options": options})).json()
