@@ -12,6 +12,7 @@ from app.games.keyper import content
 from app.games.keyper.content import (ANIMALS, AUTHORED, BOATS, BUILDINGS, COUNTRY, FAIRS, GOODS, HOME,
                                       KEYPLE_COLOURS, SEASONS, WHITE, folds, layout)
 from app.games.keyper.rules import building_points, house_animals
+from app.games.keyper.view import tile_json
 
 from .support import build_on, fresh, ids, play
 
@@ -138,3 +139,17 @@ def test_every_boat_face_trades_its_goods(boat_id):
 
 def test_white_goods_stand_for_their_kinds():
     assert set(WHITE) == {"raw", "finished", "gem"} and kp.TITLE.id == "keyper"
+
+
+def test_every_tile_in_a_view_reads_its_sides_in_words_as_the_content_writes_them():
+    """``view.tile_json`` keeps each tile's two texts once (``side_texts``): every tile's,
+    read in either order and again, are its own sides' words, and its cost dicts are its own
+    copies (a view may be changed by whoever holds it)."""
+    for tile in [*BUILDINGS, *reversed(BUILDINGS), *BUILDINGS]:
+        b = BUILDINGS[tile]
+        shown = tile_json(tile, slot=1)
+        assert (shown["text"], shown["back_text"]) == (content.describe_side(b.front), content.describe_side(b.back)), tile
+        assert shown["slot"] == 1 and shown["cost"] == b.front.cost and shown["cost"] is not b.front.cost
+        shown["cost"]["gold"] = 99
+        assert tile_json(tile)["cost"] == b.front.cost
+    assert len({content.describe_side(b.front) for b in BUILDINGS.values()}) > 10  # the texts differ from tile to tile
