@@ -13,6 +13,8 @@ random column says how many games needed that.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import statistics
 import sys
 import time
@@ -47,6 +49,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per title, player count and chooser")
     args = parser.parse_args()
     ids = [args.title] if args.title else [listing.id for listing in LISTINGS if listing.module]
+    # The interpreter's own build moves these figures by a sixth or more (a build without
+    # PGO and LTO, as pyenv makes by default, against a distribution's or Docker's): say which.
+    print(f"interpreter: {platform.python_implementation()} {platform.python_version()} "
+          f"({os.path.realpath(sys.executable)}, {platform.python_compiler()}, built {platform.python_build()[1]})")
     print(f"{'title':12} {'pl':>2} | {'bot games/s':>11} {'decisions/game':>16} {'rounds/game':>13} | "
           f"{'random games/s':>14} {'decisions/game':>16} {'bot-finished':>12}")
     for title_id in ids:
