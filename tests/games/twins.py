@@ -21,6 +21,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+import orjson
+
 from app.games import get_title
 from app.games.protocol import State, Title
 from app.games.rng import Rng
@@ -69,8 +71,10 @@ def assert_same_to_others(title: Title, twins: Twins, a: State, b: State, step: 
             assert oa == ob, f"{where}: seat {seat}'s options differ"
 
 
-def _canon(view: dict[str, Any]) -> str:
-    return json.dumps(view, sort_keys=True, default=str)
+def _canon(view: dict[str, Any]) -> bytes:
+    """The view as the bytes a seat would get, keys sorted: 1 and 1.0, True and 1 differ, as
+    they would on the wire. orjson, not ``json.dumps``: a fifth of the twin games' time."""
+    return orjson.dumps(view, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
 
 
 def bot_for(title_id: str) -> Callable[[State, Seat, Rng], str] | None:
