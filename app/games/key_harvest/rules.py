@@ -38,6 +38,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
 from functools import lru_cache, reduce
+from itertools import compress
 from operator import or_
 from typing import Any, Callable, NamedTuple
 
@@ -154,8 +155,11 @@ def worker_text(worker_id: str) -> str:
 
 
 def clockwise(g: Game, first: Seat) -> list[Seat]:
-    n = len(g.players)
-    return [(first + k) % n for k in range(n)]
+    return CLOCKWISE[len(g.players)][first]
+
+
+# The seats clockwise from each seat, by the number of players (not to be changed).
+CLOCKWISE = {n: [[(first + k) % n for k in range(n)] for first in range(n)] for n in range(1, len(PLAYER_COLOURS) + 1)}
 
 
 def counter_total(p: Player) -> int:
@@ -275,7 +279,9 @@ def spaces_for_value(board: BoardKey, value: int, replace: bool) -> tuple[Ref, .
 def workers_at_home(g: Game, p: Player) -> list[str]:
     """The seat's playable workers: its farmhands in its supply, then the townsfolk on the
     town board."""
-    on_board = set(p.workers.values())
+    if not p.workers:
+        return [*FARMHANDS_OF[p.colour], *g.town]
+    on_board = p.workers.values()
     return [w for w in FARMHANDS_OF[p.colour] if w not in on_board] + g.town
 
 
@@ -732,6 +738,21 @@ def settle_sources(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[R
     if "store" in sources:
         out += [(e["tile"], f"store:{q.seat}:{i}") for q in g.players if q is not p for i, e in enumerate(q.store)]
     return [(t, target) for t, target in out if t not in p.workers]
+
+
+def settle_tiles(g: Game, p: Player, sources: tuple[str, ...]) -> list[Ref]:
+    """``settle_sources``' tiles alone, in its order (for a listing without targets)."""
+    workers = p.workers
+    out = []
+    if "fallow" in sources:
+        out += [t for t in g.fallow if t not in workers]
+    if "registry" in sources:
+        out += [t for t in g.registry if t and t not in workers]
+    if "store" in sources:
+        for q in g.players:
+            if q is not p:
+                out += [e["tile"] for e in q.store if e["tile"] not in workers]
+    return out
 
 
 def power_targets(g: Game, p: Player, job: Job) -> list[tuple[str, str | None]]:
@@ -1473,7 +1494,11 @@ def place_choices(g: Game, p: Player) -> list[Choice]:
 def power_choices(g: Game, p: Player) -> list[Choice]:
     """``power_options`` as ``Choice``s."""
     job = g.queue[0]
-    out = [TARGET_CHOICES[oid] for oid, _ in power_targets(g, p, job)]
+    effect = effect_of(job)
+    if effect.kind == "settle":  # often a dozen tiles: no targets worded
+        out = [SETTLE_CHOICES[t] for t in settle_tiles(g, p, effect.sources)]
+    else:
+        out = [TARGET_CHOICES[oid] for oid, _ in power_targets(g, p, job)]
     if job["optional"]:
         out.append(DONE_CHOICE)
     return out
@@ -1498,7 +1523,7 @@ def more_choices(g: Game, p: Player) -> list[Choice]:
     if g.queue[0]["action"] == TRANSFER:
         out = [TAKE_CHOICES[owner][slot] for owner, slot, _ in transferable(g, p)]
     elif can_bid(p):
-        out = [REGISTRY_CHOICES[slot] for slot, ref in enumerate(g.registry) if ref]
+        out = list(compress(REGISTRY_CHOICES, g.registry))  # the filled slots' choices, in slot order
     else:
         out = []
     out.append(DONE_CHOICE)
@@ -1531,6 +1556,7 @@ TARGET_CHOICES = {f"{kind}:{thing}": Choice(f"{kind}:{thing}", kind) for kind, t
     ("gain", CROPS), *((kind, FIELDS) for kind in ("reap", "renew", "clear", "settle", "drop", "cart", "resettle",
                                                   "hail", "bloom")),
     ("swap", range(len(PLAYER_COLOURS)))) for thing in things}
+SETTLE_CHOICES = {ref: TARGET_CHOICES[f"settle:{ref}"] for ref in FIELDS}  # by the tile
 STEP_CHOICES: dict[str, Callable[[Game, Player], list[Choice]]] = {
     "place": place_choices, "power": power_choices, "gain": gain_choices, "resettle": event_choices,
     "hail": event_choices, "bloom": event_choices, "bid": bid_choices, "more": more_choices}
@@ -1599,8 +1625,7 @@ TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[str]]]] = {
     "play": (WORKER, lambda g, p: [o.id for o in play_options(g, p)]),
     "remove": (WORKER, lambda g, p: [o.id for o in remove_options(p)]),
     "take": (TRANSFER, lambda g, p: [TAKE_IDS[owner][slot] for owner, slot, _ in transferable(g, p)]),
-    "registry": (REGISTRY, lambda g, p: [REGISTRY_IDS[slot] for slot, ref in enumerate(g.registry) if ref]
-                 if can_bid(p) else [])}
+    "registry": (REGISTRY, lambda g, p: list(compress(REGISTRY_IDS, g.registry)) if can_bid(p) else [])}
 
 
 class BidListing:
@@ -1665,7 +1690,7 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
             check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-    kind = option_id.split(":", 1)[0]
+    kind = option_id.partition(":")[0]
     if kind in QUEUE_ONLY or kind == "done" and only_a_second_tile_declined(g):  # a game copied but for its queue
         g = queue_step_copy(g, kind == "add")
         CHOICES[kind](g, g.players[seat], option_id)
@@ -1816,7 +1841,10 @@ def next_game(g: Game) -> Game:
     game.final_turns = g.final_turns
     game.checks = g.checks
     # Most steps are flat dicts; a bid holds its counters and its way back.
-    game.queue = [job.copy() if job["do"] != "bid" else _clone_bid(job) for job in g.queue]
+    queue = []
+    for job in g.queue:
+        queue.append(job.copy() if job["do"] != "bid" else _clone_bid(job))
+    game.queue = queue
     log = GameLog.__new__(GameLog)  # GameLog(g.log.recent, g.log.total), without the call
     log.recent = g.log.recent.copy()
     log.total = g.log.total
