@@ -669,11 +669,28 @@ def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str | N
 def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
                   cache: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
     """The tiles a settle effect could take (``rules.settle_sources``, in its order), dearest
-    first, with their price: 2, 0.5 for each field it joins, and a store tile's bid."""
+    first, with their price: 2, 0.5 for each field it joins, and a store tile's bid (the
+    counters it brings), read straight from the game."""
     if cache is not None and sources in cache:
         return cache[sources]
     filled = field_bits(p)  # a tile's fields joined are its neighbours among them
-    priced = [(t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + bid) for t, bid in settle_bids(g, p, sources)]
+    workers = p.workers  # a tile whose space holds one of the seat's workers cannot come
+    priced: list[tuple[str, float]] = []
+    if "fallow" in sources:
+        for t in g.fallow:
+            if t not in workers:
+                priced.append((t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + 0.0))
+    if "registry" in sources:
+        for t in g.registry:
+            if t and t not in workers:
+                priced.append((t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + 0.0))
+    if "store" in sources:
+        for q in g.players:
+            if q is not p:
+                for e in q.store:
+                    t = e["tile"]
+                    if t not in workers:
+                        priced.append((t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + float(sum(e["bid"].values()))))
     priced.sort(key=PRICE_OF, reverse=True)  # dearest first; equal prices keep their order
     if cache is not None:
         cache[sources] = priced
@@ -681,28 +698,6 @@ def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
 
 
 PRICE_OF = itemgetter(1)  # of a (tile, price) pair
-
-
-def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str, float]]:
-    """``rules.settle_sources``'s tiles with the counters each brings (a tile taken from
-    another player's store brings its bid), read straight from the game."""
-    found: list[tuple[str, float]] = []
-    workers = p.workers  # a tile whose space holds one of the seat's workers cannot come
-    if "fallow" in sources:
-        for t in g.fallow:
-            if t not in workers:
-                found.append((t, 0.0))
-    if "registry" in sources:
-        for t in g.registry:
-            if t and t not in workers:
-                found.append((t, 0.0))
-    if "store" in sources:
-        for q in g.players:
-            if q is not p:
-                for e in q.store:
-                    if e["tile"] not in workers:
-                        found.append((e["tile"], float(sum(e["bid"].values()))))
-    return found
 
 
 def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = None) -> tuple[str | None, float]:

@@ -670,7 +670,7 @@ def start_power(g: Game, p: Player, worker_id: str, ref: Ref) -> None:
 def power_is_settled(g: Game, job: Job) -> bool:
     """An automatic effect is done now; a chosen one is over when used up or out of reach."""
     p = g.players[job["seat"]]
-    if effect_of(job).kind in AUTOMATIC:
+    if WORKERS[job["worker"]].effects[job["effect"]].kind in AUTOMATIC:  # effect_of(job)
         automatic_effect(g, changing(g, p.seat), job)
         return True
     return job["left"] <= 0 or not power_in_reach(g, p, job)
@@ -679,7 +679,7 @@ def power_is_settled(g: Game, job: Job) -> bool:
 def power_in_reach(g: Game, p: Player, job: Job) -> bool:
     """Whether ``power_targets`` would list anything, found without listing it (the queue
     asks this after every step of a power)."""
-    effect = effect_of(job)
+    effect = WORKERS[job["worker"]].effects[job["effect"]]  # effect_of(job)
     kind = effect.kind
     if kind == "gain":
         return any(g.supply[c] > 0 for c in CROPS)
@@ -1776,8 +1776,11 @@ def changing(g: Game, seat: Seat) -> Player:
     game before until a step changes one (copy on change: most steps change one player or
     none), so every change to a player's counters, fields, workers or store goes through
     here first."""
-    shared = getattr(g, "_shared", None)
-    if shared and seat in shared:
+    try:
+        shared = g._shared  # type: ignore[attr-defined]
+    except AttributeError:  # outside ``apply``: nothing is shared
+        return g.players[seat]
+    if seat in shared:
         shared.discard(seat)
         g.players[seat] = _clone_player(g.players[seat], share_entries=True)
     return g.players[seat]
