@@ -21,8 +21,9 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, REGISTRY_IDS, BoardKey, Choice, Game, Player, TurnListing,
-                    board_groups, board_key, board_spaces, listed, listed_bid, listed_turn)
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, REGISTRY_IDS, BoardKey, Choice, Game, MoreListing,
+                    Player, TurnListing, board_groups, board_key, board_spaces, can_bid, listed, listed_bid, listed_more,
+                    listed_turn)
 
 Seat = int
 
@@ -59,15 +60,19 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         turn = listed_turn(state, seat)
         if turn is not None:
             return turn_choice(state, state.players[seat], turn, rng)
-    elif state.queue[0]["do"] == "bid" and listed_bid(state, seat) is not None:  # read from the bid, not listed
-        return bid_choice(state, state.players[seat])
+    else:
+        step = state.queue[0]["do"]
+        if step == "bid" and listed_bid(state, seat) is not None:  # read from the bid, not listed
+            return bid_choice(state, state.players[seat])
+        if step == "more":  # read from the game, not listed
+            more = listed_more(state, seat)
+            if more is not None:
+                return more_choice(state, state.players[seat], more, rng)
     offered = listed(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
     step = state.queue[0]["do"]  # a seat with something to choose off its turn has a step first in the queue
-    if step == "more":
-        return more_choice(state, p, offered, rng)
     if step == "power":  # the frequent kinds of target read straight from the listing
         pick = power_step_choice(p, offered)
         if pick is not None:
@@ -155,21 +160,20 @@ def bid_choice(g: Game, p: Player) -> str:
 ADD_IDS = {c: f"add:{c}" for c in CROPS}
 
 
-def more_choice(g: Game, p: Player, offered: list[Choice], rng: Rng) -> str:
+def more_choice(g: Game, p: Player, more: MoreListing, rng: Rng) -> str:
     """The second tile: the first from its own store (free) or from the registry that touches
-    its fields; else no second tile. (``step_choice``'s rule for this step, read straight
-    from the listing: "take" and "registry" choices, then "done".)"""
-    mine, filled = f"take:{p.seat}:", None
-    for o in offered:
-        if o.kind == "take":
-            if o.id.startswith(mine):
-                return o.id
-        elif o.kind == "registry":
-            if filled is None:
-                filled = field_bits(p)
-            if AROUND[g.registry[int(o.id[9:])]] & filled:  # "registry:<slot>": its tile touches a field
-                return o.id
-    if len(offered) > 1:
+    its fields; else no second tile. (``step_choice``'s rule for this step, read from the
+    game: ``more_choices`` lists a transfer's takes, its own store first, or the registry's
+    filled slots, then "done".)"""
+    own = more.own_takes()
+    if own:
+        return own[0]
+    if not more.transfer and can_bid(p):
+        filled = field_bits(p)
+        for o, ref in zip(REGISTRY_IDS, g.registry):
+            if ref and AROUND[ref] & filled:  # the tile touches a field
+                return o
+    if more.can_take_any():
         return "done"
     return rng.choice(["done"])  # nothing else listed: the step's last resort, a draw kept so later draws stay
 

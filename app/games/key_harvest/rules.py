@@ -1453,7 +1453,7 @@ class _Listed(threading.local):
     read here directly: a choice found in the kept list needs no other check, since a game
     that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
 
-    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing] | None = None
+    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing | MoreListing] | None = None
 
 
 _LISTED = _Listed()
@@ -1652,6 +1652,47 @@ class BidListing:
 ADD_CROPS = {f"add:{c}": c for c in CROPS}  # an "add" option's crop, by its id
 
 
+class MoreListing:
+    """A second tile's options for the bot, read from the game when asked (``more_choices``'
+    rule) instead of listed: the seat's own store first for a transfer (always free to take),
+    the registry's filled slots for a placement, and "done". ``apply`` checks the choice with
+    ``has``."""
+
+    __slots__ = ("g", "p", "transfer")
+
+    def __init__(self, g: Game, p: Player) -> None:
+        self.g, self.p = g, p
+        self.transfer = g.queue[0]["action"] == TRANSFER  # else a second registry tile
+
+    def own_takes(self) -> list[str]:
+        """The first "take" ids of a transfer: the seat's own store (``transferable`` lists it first)."""
+        return TAKE_IDS[self.p.seat][:len(self.p.store)] if self.transfer else []
+
+    def can_take_any(self) -> bool:
+        """Whether anything but "done" is listed."""
+        if self.transfer:
+            return bool(transferable(self.g, self.p))
+        return can_bid(self.p) and any(self.g.registry)
+
+    def has(self, option_id: str) -> bool:
+        if option_id == "done" or option_id in self.own_takes():
+            return True
+        return option_id in [c.id for c in more_choices(self.g, self.p)]
+
+
+def listed_more(g: Game, seat: Seat) -> MoreListing | None:
+    """``listed`` for the seat choosing a second tile (a "more" step first in the queue): its
+    options read from the game when asked; None at any other moment."""
+    if g.phase == OVER or not g.queue:
+        return None
+    job = g.queue[0]
+    if job["do"] != "more" or job["seat"] != seat:
+        return None
+    out = MoreListing(g, g.players[seat])
+    _LISTED.last = (g, seat, out)
+    return out
+
+
 def listed_bid(g: Game, seat: Seat) -> BidListing | None:
     """``listed`` for the seat making a bid (a bid first in the queue): its options read from
     the bid when asked; None at any other moment."""
@@ -1686,7 +1727,7 @@ def apply(g: Game, seat: Seat, option_id: str) -> Game:
                     break
             else:
                 check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
-        elif not kept.has(option_id):  # a TurnListing or a BidListing
+        elif not kept.has(option_id):  # a TurnListing, a BidListing or a MoreListing
             check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)

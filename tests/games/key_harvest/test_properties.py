@@ -323,3 +323,31 @@ def test_a_bid_read_from_the_bid_answers_as_its_options(players):
             choice = bot.choose(g, seat, rng) if seed % 2 else pick.choice(offered)
             g = kh.apply(g, seat, choice)
     assert bids > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_second_tile_read_from_the_game_answers_as_its_options(players):
+    """``rules.MoreListing`` (the bot's second tile, read from the game when asked) accepts
+    exactly the ids ``options`` lists, gives the seat's own store as the first takes and tells
+    whether anything but "done" is listed, at every such step of seeded bot and random games."""
+    steps = 0
+    for seed in range(8):
+        g, rng, pick = kh.setup(players, {}, seed), Rng(seed), random.Random(seed)
+        while kh.result(g) is None:
+            seat = min(kh.to_act(g))
+            more = kh.rules.listed_more(g, seat)
+            kh.rules._LISTED.last = None
+            offered = [o.id for o in kh.options(g, seat)]
+            if more is None:
+                assert not (g.queue and g.queue[0]["do"] == "more" and offered)
+            else:
+                steps += 1
+                asked = [*(f"take:{s}:{i}" for s in range(players) for i in range(4)),
+                         *(f"registry:{i}" for i in range(7)), "done", "cancel", "end", "take:9:0"]
+                assert [i for i in asked if more.has(i)] == [i for i in asked if i in offered]
+                assert more.own_takes() == [o for o in offered if o.startswith(f"take:{seat}:")]
+                assert more.own_takes() == offered[:len(more.own_takes())]
+                assert more.can_take_any() == (len(offered) > 1)
+            choice = bot.choose(g, seat, rng) if seed % 2 else pick.choice(offered)
+            g = kh.apply(g, seat, choice)
+    assert steps > 50
