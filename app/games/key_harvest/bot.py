@@ -719,7 +719,7 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
         if top < floor:
             continue
         if spots is None:
-            spots = board_spots(frozenset(p.fields.items()), board_key(p))
+            spots = board_spots(ripe_bits(p), board_key(p))
         spaces = spots.by_value[value] if value >= spots.lowest else spots.for_value(value)  # sorted out already?
         if not spaces:  # no space for its value: not playable
             continue
@@ -779,10 +779,10 @@ class Spots:
 
     __slots__ = ("spaces", "filled", "ripe", "by_value", "lowest", "_surroundings")
 
-    def __init__(self, fields: frozenset[tuple[str, bool]], board: BoardKey) -> None:
+    def __init__(self, ripe: int, board: BoardKey) -> None:
         self.spaces = board_spaces(board)
         self.filled = sum(map(BIT.__getitem__, board[0]))  # one bit a tile: the sum is the union (worked in C)
-        self.ripe = sum([BIT[ref] for ref, harvested in fields if not harvested])
+        self.ripe = ripe
         # by_value[value]: (space, surroundings) pairs, for the values from ``lowest`` up
         self.by_value: list[list[tuple[str, tuple[int, int, int]]]] = [[], [], [], [], [], []]  # values 0 to TOP_VALUE
         self.lowest = TOP_VALUE + 1
@@ -819,10 +819,10 @@ class Spots:
 
 
 @lru_cache(maxsize=BOARDS_KEPT)
-def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
-    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
-    one reading of a board serves every play the bot prices."""
-    return Spots(fields, board)
+def board_spots(ripe: int, board: BoardKey) -> Spots:
+    """The board's ``Spots`` (``ripe``: its unharvested field tiles as a board mask, from
+    ``ripe_bits``). Kept: one reading of a board serves every play the bot prices."""
+    return Spots(ripe, board)
 
 
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
