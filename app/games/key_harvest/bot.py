@@ -21,9 +21,9 @@ from typing import Any
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, REGISTRY_IDS, BoardKey, Choice, Game, MoreListing,
-                    Player, TurnListing, board_groups, board_key, board_spaces, can_bid, listed, listed_bid, listed_more,
-                    listed_turn)
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, REGISTRY_IDS, TAKE_IDS, TRANSFER, BoardKey, Choice,
+                    Game, MoreListing, Player, TurnListing, board_groups, board_key, board_spaces, can_bid, can_take,
+                    listed, listed_bid, listed_more, listed_turn, transferable)
 
 Seat = int
 
@@ -77,6 +77,8 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         pick = power_step_choice(p, offered)
         if pick is not None:
             return pick
+    elif step == "gain":
+        return fewest_held(p, offered)
     elif step == "place":  # spaces first, then "cancel" or "home"
         spaces = [o.id for o in offered if o.kind == "space"]
         if spaces:
@@ -101,10 +103,15 @@ def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
     own = turn.own_takes()
     if own:
         return own[0]
-    if sum(p.counters.values()) >= 6:  # enough to buy with
-        buys = [o for o in turn.of("take") if touching(p, tile_of(g, o)) >= 2]
-        if buys:
-            return max(buys, key=lambda o: touching(p, tile_of(g, o)))
+    if sum(p.counters.values()) >= 6 and can_take(g, TRANSFER):  # enough to buy with
+        # the "take" options' tiles (``transferable``, in their order): the first that joins most, two or more
+        filled, buy, most = field_bits(p), None, 1
+        for owner, slot, entry in transferable(g, p):
+            joined = (AROUND[entry["tile"]] & filled).bit_count()
+            if joined > most:
+                buy, most = TAKE_IDS[owner][slot], joined
+        if buy:
+            return buy
     registry = turn.of("registry")
     # With the registry to fall back on, only a strong play matters.
     best_play, worth = best_worker(g, p, turn, STRONG if registry else None)
@@ -193,7 +200,25 @@ def power_step_choice(p: Player, offered: list[Choice]) -> str | None:
         return best
     if kind == "reap" or kind == "renew":
         return offered[0].id
+    if kind == "gain":
+        return fewest_held(p, offered)
     return None
+
+
+def fewest_held(p: Player, offered: list[Choice]) -> str:
+    """The "gain" choice of the crop the seat holds fewest of, the first in crop order on a
+    tie (``step_choice``'s rule for counters to take, read straight from the listing)."""
+    counters, best, least = p.counters, "", None
+    for o in offered:
+        if o.kind == "gain":
+            crop = o.id[5:]  # "gain:<crop>"
+            key = (counters[crop], CROP_ORDER[crop])
+            if least is None or key < least:
+                best, least = o.id, key
+    return best
+
+
+CROP_ORDER = {c: i for i, c in enumerate(CROPS)}
 
 
 def space_choice(g: Game, p: Player, spaces: list[str]) -> str:
