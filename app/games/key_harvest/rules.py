@@ -34,7 +34,7 @@ Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them
 
 from __future__ import annotations
 
-import threading
+from threading import get_ident
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
 from functools import lru_cache, reduce
@@ -1448,12 +1448,21 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return QUEUE_OPTIONS[g.queue[0]["do"]](g, p) if g.queue else turn_options(g, p)
 
 
-class _Listed(threading.local):
+class _Listed:
     """What the bot listed last, for the next ``apply`` on that game (as protocol.ListedOnce,
     read here directly: a choice found in the kept list needs no other check, since a game
-    that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
+    that is over, or a seat not to act, lists nothing). Taken at most once.
 
-    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing | MoreListing] | None = None
+    One slot for every thread, stamped with the thread that listed (as ``ListedOnce``): a
+    thread that finds another's listing (or none) checks afresh, so sharing it is safe, and
+    cheaper per decision than a ``threading.local``."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        # (thread, game, seat, listing)
+        self.last: tuple[int, Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing | MoreListing] | None
+        self.last = None
 
 
 _LISTED = _Listed()
@@ -1471,7 +1480,7 @@ def listed(g: Game, seat: Seat) -> list[Option] | list[Choice]:
     else:  # ``options``' own listing, its checks made just above
         step = g.queue[0]["do"]
         out = (STEP_CHOICES.get(step) or QUEUE_OPTIONS[step])(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
@@ -1689,7 +1698,7 @@ def listed_more(g: Game, seat: Seat) -> MoreListing | None:
     if job["do"] != "more" or job["seat"] != seat:
         return None
     out = MoreListing(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
@@ -1702,7 +1711,7 @@ def listed_bid(g: Game, seat: Seat) -> BidListing | None:
     if job["do"] != "bid" or job["seat"] != seat:
         return None
     out = BidListing(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
@@ -1712,15 +1721,15 @@ def listed_turn(g: Game, seat: Seat) -> TurnListing | None:
     if g.queue or g.phase != PLAY or seat != g.turn:
         return None
     out = TurnListing(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     last, _LISTED.last = _LISTED.last, None
-    if last is not None and last[0] is g and last[1] == seat and isinstance(seat, int):
-        kept = last[2]
+    if last is not None and last[1] is g and last[2] == seat and last[0] == get_ident() and isinstance(seat, int):
+        kept = last[3]
         if type(kept) is list:
             for o in kept:
                 if o.id == option_id:

@@ -351,3 +351,25 @@ def test_a_second_tile_read_from_the_game_answers_as_its_options(players):
             choice = bot.choose(g, seat, rng) if seed % 2 else pick.choice(offered)
             g = kh.apply(g, seat, choice)
     assert steps > 50
+
+
+def test_a_listing_kept_by_another_thread_is_not_taken(monkeypatch):
+    """The bot's kept listing is one slot for every thread, stamped with the thread that
+    listed: ``apply`` in another thread checks the choice afresh (with ``options``)."""
+    import threading
+    from .support import game, give
+    g = give(game(), 0, "red")
+    pick = next(o.id for o in kh.options(g, 0) if o.id.startswith("registry:"))
+    lister = threading.Thread(target=kh.rules.listed, args=(g, 0))
+    lister.start()
+    lister.join()
+
+    def listing_again(*_):
+        raise AssertionError("listed afresh")
+    with pytest.raises(AssertionError, match="listed afresh"), monkeypatch.context() as patch:
+        patch.setattr(kh.rules, "options", listing_again)
+        kh.apply(g, 0, pick)
+    kh.rules.listed(g, 0)  # the same thread's listing is taken
+    with monkeypatch.context() as patch:
+        patch.setattr(kh.rules, "options", listing_again)
+        assert kh.apply(g, 0, pick) is not g
