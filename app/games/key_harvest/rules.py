@@ -868,7 +868,8 @@ def power_done_option(name: str, kind: str) -> Option:
 def choose_power(g: Game, p: Player, option_id: str) -> None:
     job = g.queue[0]
     kind, target = option_id.split(":", 1)
-    effect, name = effect_of(job), WORKERS[job["worker"]].name
+    worker = WORKERS[job["worker"]]
+    effect, name = worker.effects[job["effect"]], worker.name  # effect_of(job)
     if kind == "gain":
         hand_over(g, p, target)
         g.log.append(f"{name}: {seat_ref(p.seat)} takes {crop_name(target)} from the supply.")
@@ -1063,7 +1064,7 @@ def registry_options(g: Game, p: Player) -> list[Option]:
 
 def can_bid(p: Player) -> bool:
     """Room in the store and a counter to bid: a registry tile may be chosen."""
-    return len(p.store) < STORE_SIZE and counter_total(p) > 0
+    return len(p.store) < STORE_SIZE and sum(p.counters.values()) > 0  # counter_total(p), without the call
 
 
 # Every registry space's option for every tile, made once (6 spaces, 56 tiles).
@@ -1503,7 +1504,7 @@ def place_choices(g: Game, p: Player) -> list[Choice]:
 def power_choices(g: Game, p: Player) -> list[Choice]:
     """``power_options`` as ``Choice``s."""
     job = g.queue[0]
-    effect = effect_of(job)
+    effect = WORKERS[job["worker"]].effects[job["effect"]]  # effect_of(job)
     if effect.kind == "settle":  # often a dozen tiles: no targets worded
         out = [SETTLE_CHOICES[t] for t in settle_tiles(g, p, effect.sources)]
     else:
