@@ -14,14 +14,16 @@ and never "cancel"s unless nothing else is offered.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import itemgetter, not_
 from typing import Any
 
 from app.games.rng import Rng
 
 from .content import CROPS, FIELDS, NEIGHBOURS, STORE_SIZE, WORKERS, Effect
-from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, BoardKey, Choice, Game, Player, TurnListing,
-                    board_groups, board_key, board_spaces, listed, listed_bid, listed_turn)
+from .rules import (AROUND, BIT, BOARDS_KEPT, NEAR, PLAY_OPTIONS, REGISTRY_IDS, TAKE_IDS, TRANSFER, BoardKey, Choice,
+                    Game, MoreListing, Player, TurnListing, board_groups, board_key, board_spaces, can_bid, can_take,
+                    listed, listed_bid, listed_more, listed_turn, transferable)
 
 Seat = int
 
@@ -35,6 +37,12 @@ def field_bits(p: Player) -> int:
     """The seat's field tiles as the bits of a board mask: ``touching(p, ref)`` is then
     ``(AROUND[ref] & bits).bit_count()``, for a caller asking about many tiles."""
     return sum(map(BIT.__getitem__, p.fields))  # one bit a tile: the sum is the union
+
+
+def ripe_bits(p: Player) -> int:
+    """The seat's unharvested field tiles as the bits of a board mask (worked in C)."""
+    fields = p.fields
+    return sum(compress(map(BIT.__getitem__, fields), map(not_, fields.values())))
 
 
 def tile_of(g: Game, option_id: str) -> str:
@@ -52,19 +60,25 @@ def choose(state: Game, seat: Seat, rng: Rng) -> str:
         turn = listed_turn(state, seat)
         if turn is not None:
             return turn_choice(state, state.players[seat], turn, rng)
-    elif state.queue[0]["do"] == "bid" and listed_bid(state, seat) is not None:  # read from the bid, not listed
-        return bid_choice(state, state.players[seat])
+    else:
+        step = state.queue[0]["do"]
+        if step == "bid" and listed_bid(state, seat) is not None:  # read from the bid, not listed
+            return bid_choice(state, state.players[seat])
+        if step == "more":  # read from the game, not listed
+            more = listed_more(state, seat)
+            if more is not None:
+                return more_choice(state, state.players[seat], more, rng)
     offered = listed(state, seat)
     if not offered:
         raise ValueError(f"seat {seat} has nothing to choose")
     p = state.players[seat]
     step = state.queue[0]["do"]  # a seat with something to choose off its turn has a step first in the queue
-    if step == "more":
-        return more_choice(state, p, offered, rng)
     if step == "power":  # the frequent kinds of target read straight from the listing
         pick = power_step_choice(p, offered)
         if pick is not None:
             return pick
+    elif step == "gain":
+        return fewest_held(p, offered)
     elif step == "place":  # spaces first, then "cancel" or "home"
         spaces = [o.id for o in offered if o.kind == "space"]
         if spaces:
@@ -89,21 +103,27 @@ def turn_choice(g: Game, p: Player, turn: TurnListing, rng: Rng) -> str:
     own = turn.own_takes()
     if own:
         return own[0]
-    if sum(p.counters.values()) >= 6:  # enough to buy with
-        buys = [o for o in turn.of("take") if touching(p, tile_of(g, o)) >= 2]
-        if buys:
-            return max(buys, key=lambda o: touching(p, tile_of(g, o)))
+    if sum(p.counters.values()) >= 6 and can_take(g, TRANSFER):  # enough to buy with
+        # the "take" options' tiles (``transferable``, in their order): the first that joins most, two or more
+        filled, buy, most = field_bits(p), None, 1
+        for owner, slot, entry in transferable(g, p):
+            joined = (AROUND[entry["tile"]] & filled).bit_count()
+            if joined > most:
+                buy, most = TAKE_IDS[owner][slot], joined
+        if buy:
+            return buy
     registry = turn.of("registry")
     # With the registry to fall back on, only a strong play matters.
     best_play, worth = best_worker(g, p, turn, STRONG if registry else None)
     if best_play and worth >= STRONG:
         return best_play
-    if registry:  # the tile joining most fields; the first slot on a tie ("registry:<slot>", in slot order)
+    if registry:  # the tile joining most fields; the first slot on a tie (the ids are the filled slots' in order)
         filled, best_slot, most = field_bits(p), None, -1
-        for o in registry:
-            joined = (AROUND[g.registry[int(o[9:])]] & filled).bit_count()
-            if joined > most:
-                best_slot, most = o, joined
+        for o, ref in zip(REGISTRY_IDS, g.registry):
+            if ref:
+                joined = (AROUND[ref] & filled).bit_count()
+                if joined > most:
+                    best_slot, most = o, joined
         return best_slot
     harvests = turn.of("harvest")
     if harvests:
@@ -131,33 +151,36 @@ def bid_choice(g: Game, p: Player) -> str:
     when it has plenty. (The options, as ``rules.bid_options`` lists them: a counter of each
     crop with one left behind the screen, in crop order; "confirm" once a counter is in.)"""
     bid, counters = g.queue[0]["bid"], p.counters
+    if not bid:  # the first counter: the crop held most
+        best = max(CROPS, key=counters.__getitem__)  # the first of the most held
+        return ADD_IDS[best] if counters[best] > 0 else "cancel"
+    if sum(bid.values()) >= 2 or sum(counters.values()) < 6:
+        return "confirm"
     best, most = None, 0
     for crop in CROPS:
         left = counters[crop] - bid.get(crop, 0)
         if left > most:
             best, most = crop, left
-    if bid and (sum(bid.values()) >= 2 or sum(counters.values()) < 6):
-        return "confirm"
-    if best:
-        return ADD_IDS[best]
-    return "confirm" if bid else "cancel"
+    return ADD_IDS[best] if best else "confirm"
 
 
 ADD_IDS = {c: f"add:{c}" for c in CROPS}
 
 
-def more_choice(g: Game, p: Player, offered: list[Choice], rng: Rng) -> str:
+def more_choice(g: Game, p: Player, more: MoreListing, rng: Rng) -> str:
     """The second tile: the first from its own store (free) or from the registry that touches
-    its fields; else no second tile. (``step_choice``'s rule for this step, read straight
-    from the listing: "take" and "registry" choices, then "done".)"""
-    mine = f"take:{p.seat}:"
-    for o in offered:
-        if o.kind == "take":
-            if o.id.startswith(mine):
-                return o.id
-        elif o.kind == "registry" and p.fields.keys() & NEAR[g.registry[int(o.id[9:])]]:  # "registry:<slot>"
-            return o.id
-    if len(offered) > 1:
+    its fields; else no second tile. (``step_choice``'s rule for this step, read from the
+    game: ``more_choices`` lists a transfer's takes, its own store first, or the registry's
+    filled slots, then "done".)"""
+    own = more.own_takes()
+    if own:
+        return own[0]
+    if not more.transfer and can_bid(p):
+        filled = field_bits(p)
+        for o, ref in zip(REGISTRY_IDS, g.registry):
+            if ref and AROUND[ref] & filled:  # the tile touches a field
+                return o
+    if more.can_take_any():
         return "done"
     return rng.choice(["done"])  # nothing else listed: the step's last resort, a draw kept so later draws stay
 
@@ -177,7 +200,25 @@ def power_step_choice(p: Player, offered: list[Choice]) -> str | None:
         return best
     if kind == "reap" or kind == "renew":
         return offered[0].id
+    if kind == "gain":
+        return fewest_held(p, offered)
     return None
+
+
+def fewest_held(p: Player, offered: list[Choice]) -> str:
+    """The "gain" choice of the crop the seat holds fewest of, the first in crop order on a
+    tie (``step_choice``'s rule for counters to take, read straight from the listing)."""
+    counters, best, least = p.counters, "", None
+    for o in offered:
+        if o.kind == "gain":
+            crop = o.id[5:]  # "gain:<crop>"
+            key = (counters[crop], CROP_ORDER[crop])
+            if least is None or key < least:
+                best, least = o.id, key
+    return best
+
+
+CROP_ORDER = {c: i for i, c in enumerate(CROPS)}
 
 
 def space_choice(g: Game, p: Player, spaces: list[str]) -> str:
@@ -186,10 +227,12 @@ def space_choice(g: Game, p: Player, spaces: list[str]) -> str:
     worker = g.queue[0]["worker"]
     effects = WORKERS[worker].effects
     board, tiles = board_price(g, p, effects), {}
+    filled, ripe = field_bits(p), ripe_bits(p)
     best, most = "", None
     for o in spaces:
         space = o[6:]  # "space:<ref>"
-        around = surroundings(p.fields, space)  # its first: the fields it touches
+        near = AROUND[space] & filled
+        around = surroundings_of(near, near & ripe)  # its first: the fields it touches
         key = (space_price(worker, around) + board + settle_price(g, p, effects, space, tiles), around[0], o)
         if most is None or key > most:
             best, most = o, key
@@ -614,7 +657,7 @@ def space_price(worker_id: str, around: tuple[int, int, int]) -> float:
 @lru_cache(maxsize=4096)  # the same few sets of surroundings come back on many boards
 def best_space_price(worker_id: str, arounds: frozenset[tuple[int, int, int]]) -> float | None:
     """The most ``space_price`` gives the worker among these surroundings (None for none)."""
-    return max((space_price(worker_id, around) for around in arounds), default=None)
+    return max(map(space_price, repeat(worker_id), arounds), default=None)
 
 
 def board_price(g: Game, p: Player, effects: tuple[Effect, ...]) -> float:
@@ -635,7 +678,7 @@ BOARD_PRICED = frozenset(w.id for w in WORKERS.values() if any(e.kind in ("gain"
 SETTLES = frozenset(w.id for w in WORKERS.values() if any(e.kind == "settle" for e in w.effects))
 
 
-def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str,
+def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str | None,
                  tiles: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> float:
     """The settle effects' price on a space: the dearest tiles but the space's own."""
     worth = 0.0
@@ -655,11 +698,28 @@ def settle_price(g: Game, p: Player, effects: tuple[Effect, ...], space: str,
 def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
                   cache: dict[tuple[str, ...], list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
     """The tiles a settle effect could take (``rules.settle_sources``, in its order), dearest
-    first, with their price: 2, 0.5 for each field it joins, and a store tile's bid."""
+    first, with their price: 2, 0.5 for each field it joins, and a store tile's bid (the
+    counters it brings), read straight from the game."""
     if cache is not None and sources in cache:
         return cache[sources]
     filled = field_bits(p)  # a tile's fields joined are its neighbours among them
-    priced = [(t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + bid) for t, bid in settle_bids(g, p, sources)]
+    workers = p.workers  # a tile whose space holds one of the seat's workers cannot come
+    priced: list[tuple[str, float]] = []
+    if "fallow" in sources:
+        for t in g.fallow:
+            if t not in workers:
+                priced.append((t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + 0.0))
+    if "registry" in sources:
+        for t in g.registry:
+            if t and t not in workers:
+                priced.append((t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + 0.0))
+    if "store" in sources:
+        for q in g.players:
+            if q is not p:
+                for e in q.store:
+                    t = e["tile"]
+                    if t not in workers:
+                        priced.append((t, 2 + 0.5 * (AROUND[t] & filled).bit_count() + float(sum(e["bid"].values()))))
     priced.sort(key=PRICE_OF, reverse=True)  # dearest first; equal prices keep their order
     if cache is not None:
         cache[sources] = priced
@@ -667,35 +727,6 @@ def settle_prices(g: Game, p: Player, sources: tuple[str, ...],
 
 
 PRICE_OF = itemgetter(1)  # of a (tile, price) pair
-
-
-def settle_bids(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[str, float]]:
-    """``rules.settle_sources``'s tiles with the counters each brings (a tile taken from
-    another player's store brings its bid), read straight from the game."""
-    found: list[tuple[str, float]] = []
-    workers = p.workers  # a tile whose space holds one of the seat's workers cannot come
-    if "fallow" in sources:
-        for t in g.fallow:
-            if t not in workers:
-                found.append((t, 0.0))
-    if "registry" in sources:
-        for t in g.registry:
-            if t and t not in workers:
-                found.append((t, 0.0))
-    if "store" in sources:
-        for q in g.players:
-            if q is not p:
-                for e in q.store:
-                    if e["tile"] not in workers:
-                        found.append((e["tile"], float(sum(e["bid"].values()))))
-    return found
-
-
-def takeable_tiles(g: Game, p: Player) -> set[str]:
-    """The tiles of ``settle_bids`` from every source, as a set."""
-    tiles = {*g.fallow, *g.registry, *(e["tile"] for q in g.players if q is not p for e in q.store)}
-    tiles.discard(None)  # an empty registry space
-    return tiles.difference(p.workers)
 
 
 def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = None) -> tuple[str | None, float]:
@@ -706,46 +737,49 @@ def best_worker(g: Game, p: Player, turn: TurnListing, at_least: float | None = 
     worker whose ceiling is below that is left out (the caller would not take it anyway), and
     a board with no other worker is not read at all."""
     best, worth = None, float("-inf")
-    spots = tiles = takeable = None
+    spots = tiles = None
+    floor = float("-inf") if at_least is None else at_least
     for worker_id in turn.at_home():
-        if at_least is not None and TOP_PRICE[worker_id] < at_least:
+        value, top, points, board_priced, settles = PRICING[worker_id]
+        if top < floor:
             continue
-        w = WORKERS[worker_id]
         if spots is None:
-            spots = board_spots(frozenset(p.fields.items()), board_key(p))
-        value = w.value
+            spots = board_spots(ripe_bits(p), board_key(p))
         spaces = spots.by_value[value] if value >= spots.lowest else spots.for_value(value)  # sorted out already?
         if not spaces:  # no space for its value: not playable
             continue
-        board = board_price(g, p, w.effects) if worker_id in BOARD_PRICED else 0.0
-        if worker_id in SETTLES:
-            if takeable is None:
-                takeable, tiles = takeable_tiles(g, p), {}
-            here = settle_best(g, p, worker_id, spaces, takeable, tiles)
-        elif at_least is not None and CEILING[worker_id] + board + POINTS_SHARE * w.value < at_least:
+        board = board_price(g, p, WORKERS[worker_id].effects) if board_priced else 0.0
+        if settles:
+            if tiles is None:
+                tiles = {}
+            here = settle_best(g, p, worker_id, spaces, tiles)
+        elif CEILING[worker_id] + board + points < floor:
             continue
         else:  # spaces with the same surroundings price the same
-            here = best_space_price(worker_id, spots.surroundings(w.value))
-        here += board + POINTS_SHARE * w.value
+            here = best_space_price(worker_id, spots.surroundings(value))
+        here += board + points
         if here > worth:
             best, worth = worker_id, here
     return (PLAY_OPTIONS[best].id if best else None), worth
 
 
 def settle_best(g: Game, p: Player, worker_id: str, spaces: list[tuple[str, tuple[int, int, int]]],
-                takeable: set[str], tiles: dict[tuple[str, ...], list[tuple[str, float]]]) -> float | None:
+                tiles: dict[tuple[str, ...], list[tuple[str, float]]]) -> float | None:
     """A settle worker's best price over its spaces (``spaces``: with their surroundings). The
-    settle price is the same on every space whose own tile no settle effect could take
-    (``takeable``), so it is worked out once for all of those, and on its own for the rest."""
+    settle price is the same on every space but those of the dearest tiles a settle effect
+    would take (a tile cannot come onto the space its worker stands on, so there the next
+    dearest comes instead): worked out once for all the others, and on its own for those."""
     effects = WORKERS[worker_id].effects
-    best = shared = None
+    shared = settle_price(g, p, effects, None, tiles)  # no tile left out
+    dearest = set()
+    for e in effects:
+        if e.kind == "settle":
+            for t, _ in settle_prices(g, p, e.sources, tiles)[:e.amount]:
+                dearest.add(t)
+    best = None
     for space, around in spaces:
-        if space in takeable:
-            price = space_price(worker_id, around) + settle_price(g, p, effects, space, tiles)
-        else:
-            if shared is None:
-                shared = settle_price(g, p, effects, space, tiles)
-            price = space_price(worker_id, around) + shared
+        price = space_price(worker_id, around) + (
+            settle_price(g, p, effects, space, tiles) if space in dearest else shared)
         if best is None or price > best:
             best = price
     return best
@@ -770,12 +804,12 @@ class Spots:
 
     __slots__ = ("spaces", "filled", "ripe", "by_value", "lowest", "_surroundings")
 
-    def __init__(self, fields: frozenset[tuple[str, bool]], board: BoardKey) -> None:
+    def __init__(self, ripe: int, board: BoardKey) -> None:
         self.spaces = board_spaces(board)
         self.filled = sum(map(BIT.__getitem__, board[0]))  # one bit a tile: the sum is the union (worked in C)
-        self.ripe = sum([BIT[ref] for ref, harvested in fields if not harvested])
+        self.ripe = ripe
         # by_value[value]: (space, surroundings) pairs, for the values from ``lowest`` up
-        self.by_value: list[list[tuple[str, tuple[int, int, int]]]] = [[] for _ in range(TOP_VALUE + 1)]
+        self.by_value: list[list[tuple[str, tuple[int, int, int]]]] = [[], [], [], [], [], []]  # values 0 to TOP_VALUE
         self.lowest = TOP_VALUE + 1
         self._surroundings: dict[int, frozenset[tuple[int, int, int]]] = {}
 
@@ -791,7 +825,7 @@ class Spots:
         for space, touching, there in self.spaces:
             if touching < value:
                 continue
-            below = WORKERS[there].value if there else 0
+            below = VALUE_THERE[there]
             top = touching if touching < above else above
             if below < top:
                 near = AROUND[space] & filled
@@ -805,18 +839,19 @@ class Spots:
         effect is priced by)."""
         out = self._surroundings.get(value)
         if out is None:
-            out = self._surroundings[value] = frozenset(around for _, around in self.for_value(value))
+            out = self._surroundings[value] = frozenset(map(AROUND_OF, self.for_value(value)))
         return out
 
 
 @lru_cache(maxsize=BOARDS_KEPT)
-def board_spots(fields: frozenset[tuple[str, bool]], board: BoardKey) -> Spots:
-    """The board's ``Spots`` (``fields``: each field tile and whether it is harvested). Kept:
-    one reading of a board serves every play the bot prices."""
-    return Spots(fields, board)
+def board_spots(ripe: int, board: BoardKey) -> Spots:
+    """The board's ``Spots`` (``ripe``: its unharvested field tiles as a board mask, from
+    ``ripe_bits``). Kept: one reading of a board serves every play the bot prices."""
+    return Spots(ripe, board)
 
 
 WORKER_VALUES = sorted({w.value for w in WORKERS.values()})
+VALUE_THERE = {None: 0, **{w.id: w.value for w in WORKERS.values()}}  # the value of the worker on a space, 0 for none
 TOP_VALUE = max(WORKER_VALUES)
 CEILING = {w: ceiling(w) for w in WORKERS}
 # The most a play can be priced at on any board (``board_price`` at its most: a gain's whole
@@ -825,7 +860,11 @@ CEILING = {w: ceiling(w) for w in WORKERS}
 TOP_PRICE = {w.id: CEILING[w.id] + POINTS_SHARE * w.value + sum(
     e.amount if e.kind == "gain" else 1.5 if e.kind == "cart" else float("inf") if e.kind in ("swap", "settle")
     else 0.0 for e in w.effects) for w in WORKERS.values()}
-assert WORKER_VALUES == list(range(1, TOP_VALUE + 1))  # every value from 1 up has its cases
+assert WORKER_VALUES == list(range(1, TOP_VALUE + 1)) == [1, 2, 3, 4, 5]  # every value has its cases (Spots' lists)
+# What ``best_worker`` reads of each worker, in one lookup: its value, ``TOP_PRICE``, its share
+# of points, whether ``board_price`` prices it and whether it settles.
+PRICING = {w.id: (w.value, TOP_PRICE[w.id], POINTS_SHARE * w.value, w.id in BOARD_PRICED, w.id in SETTLES)
+           for w in WORKERS.values()}
 
 
 def surroundings_of(near: int, ripe: int) -> tuple[int, int, int]:
@@ -840,7 +879,8 @@ def surroundings_of(near: int, ripe: int) -> tuple[int, int, int]:
     return around
 
 
-SURROUNDINGS: dict[tuple[int, int], tuple[int, int, int]] = {}  # at most 3**6 patterns around each space
+SURROUNDINGS: dict[tuple[int, int], tuple[int, int, int]] = {}
+AROUND_OF = itemgetter(1)  # of a (space, surroundings) pair  # at most 3**6 patterns around each space
 CROP_BITS = tuple(sum(BIT[ref] for ref, tile in FIELDS.items() if tile.crop == crop) for crop in CROPS)
 assert len(CROP_BITS) == 5  # unrolled in surroundings_of
 

@@ -34,10 +34,11 @@ Readings of the seed where it is unclear (docs/titles/key-harvest.md weighs them
 
 from __future__ import annotations
 
-import threading
+from threading import get_ident
 from collections import Counter
 from dataclasses import dataclass, field, fields as dataclass_fields
 from functools import lru_cache, reduce
+from itertools import compress
 from operator import or_
 from typing import Any, Callable, NamedTuple
 
@@ -154,8 +155,11 @@ def worker_text(worker_id: str) -> str:
 
 
 def clockwise(g: Game, first: Seat) -> list[Seat]:
-    n = len(g.players)
-    return [(first + k) % n for k in range(n)]
+    return CLOCKWISE[len(g.players)][first]
+
+
+# The seats clockwise from each seat, by the number of players (not to be changed).
+CLOCKWISE = {n: [[(first + k) % n for k in range(n)] for first in range(n)] for n in range(1, len(PLAYER_COLOURS) + 1)}
 
 
 def counter_total(p: Player) -> int:
@@ -275,7 +279,9 @@ def spaces_for_value(board: BoardKey, value: int, replace: bool) -> tuple[Ref, .
 def workers_at_home(g: Game, p: Player) -> list[str]:
     """The seat's playable workers: its farmhands in its supply, then the townsfolk on the
     town board."""
-    on_board = set(p.workers.values())
+    if not p.workers:
+        return [*FARMHANDS_OF[p.colour], *g.town]
+    on_board = p.workers.values()
     return [w for w in FARMHANDS_OF[p.colour] if w not in on_board] + g.town
 
 
@@ -664,7 +670,7 @@ def start_power(g: Game, p: Player, worker_id: str, ref: Ref) -> None:
 def power_is_settled(g: Game, job: Job) -> bool:
     """An automatic effect is done now; a chosen one is over when used up or out of reach."""
     p = g.players[job["seat"]]
-    if effect_of(job).kind in AUTOMATIC:
+    if WORKERS[job["worker"]].effects[job["effect"]].kind in AUTOMATIC:  # effect_of(job)
         automatic_effect(g, changing(g, p.seat), job)
         return True
     return job["left"] <= 0 or not power_in_reach(g, p, job)
@@ -673,7 +679,7 @@ def power_is_settled(g: Game, job: Job) -> bool:
 def power_in_reach(g: Game, p: Player, job: Job) -> bool:
     """Whether ``power_targets`` would list anything, found without listing it (the queue
     asks this after every step of a power)."""
-    effect = effect_of(job)
+    effect = WORKERS[job["worker"]].effects[job["effect"]]  # effect_of(job)
     kind = effect.kind
     if kind == "gain":
         return any(g.supply[c] > 0 for c in CROPS)
@@ -732,6 +738,21 @@ def settle_sources(g: Game, p: Player, sources: tuple[str, ...]) -> list[tuple[R
     if "store" in sources:
         out += [(e["tile"], f"store:{q.seat}:{i}") for q in g.players if q is not p for i, e in enumerate(q.store)]
     return [(t, target) for t, target in out if t not in p.workers]
+
+
+def settle_tiles(g: Game, p: Player, sources: tuple[str, ...]) -> list[Ref]:
+    """``settle_sources``' tiles alone, in its order (for a listing without targets)."""
+    workers = p.workers
+    out = []
+    if "fallow" in sources:
+        out += [t for t in g.fallow if t not in workers]
+    if "registry" in sources:
+        out += [t for t in g.registry if t and t not in workers]
+    if "store" in sources:
+        for q in g.players:
+            if q is not p:
+                out += [e["tile"] for e in q.store if e["tile"] not in workers]
+    return out
 
 
 def power_targets(g: Game, p: Player, job: Job) -> list[tuple[str, str | None]]:
@@ -847,7 +868,8 @@ def power_done_option(name: str, kind: str) -> Option:
 def choose_power(g: Game, p: Player, option_id: str) -> None:
     job = g.queue[0]
     kind, target = option_id.split(":", 1)
-    effect, name = effect_of(job), WORKERS[job["worker"]].name
+    worker = WORKERS[job["worker"]]
+    effect, name = worker.effects[job["effect"]], worker.name  # effect_of(job)
     if kind == "gain":
         hand_over(g, p, target)
         g.log.append(f"{name}: {seat_ref(p.seat)} takes {crop_name(target)} from the supply.")
@@ -1042,7 +1064,7 @@ def registry_options(g: Game, p: Player) -> list[Option]:
 
 def can_bid(p: Player) -> bool:
     """Room in the store and a counter to bid: a registry tile may be chosen."""
-    return len(p.store) < STORE_SIZE and counter_total(p) > 0
+    return len(p.store) < STORE_SIZE and sum(p.counters.values()) > 0  # counter_total(p), without the call
 
 
 # Every registry space's option for every tile, made once (6 spaces, 56 tiles).
@@ -1427,12 +1449,21 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return QUEUE_OPTIONS[g.queue[0]["do"]](g, p) if g.queue else turn_options(g, p)
 
 
-class _Listed(threading.local):
+class _Listed:
     """What the bot listed last, for the next ``apply`` on that game (as protocol.ListedOnce,
     read here directly: a choice found in the kept list needs no other check, since a game
-    that is over, or a seat not to act, lists nothing). Taken at most once, per thread."""
+    that is over, or a seat not to act, lists nothing). Taken at most once.
 
-    last: tuple[Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing] | None = None
+    One slot for every thread, stamped with the thread that listed (as ``ListedOnce``): a
+    thread that finds another's listing (or none) checks afresh, so sharing it is safe, and
+    cheaper per decision than a ``threading.local``."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        # (thread, game, seat, listing)
+        self.last: tuple[int, Game, Seat, list[Option] | list[Choice] | TurnListing | BidListing | MoreListing] | None
+        self.last = None
 
 
 _LISTED = _Listed()
@@ -1450,7 +1481,7 @@ def listed(g: Game, seat: Seat) -> list[Option] | list[Choice]:
     else:  # ``options``' own listing, its checks made just above
         step = g.queue[0]["do"]
         out = (STEP_CHOICES.get(step) or QUEUE_OPTIONS[step])(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
@@ -1473,7 +1504,11 @@ def place_choices(g: Game, p: Player) -> list[Choice]:
 def power_choices(g: Game, p: Player) -> list[Choice]:
     """``power_options`` as ``Choice``s."""
     job = g.queue[0]
-    out = [TARGET_CHOICES[oid] for oid, _ in power_targets(g, p, job)]
+    effect = WORKERS[job["worker"]].effects[job["effect"]]  # effect_of(job)
+    if effect.kind == "settle":  # often a dozen tiles: no targets worded
+        out = [SETTLE_CHOICES[t] for t in settle_tiles(g, p, effect.sources)]
+    else:
+        out = [TARGET_CHOICES[oid] for oid, _ in power_targets(g, p, job)]
     if job["optional"]:
         out.append(DONE_CHOICE)
     return out
@@ -1498,7 +1533,7 @@ def more_choices(g: Game, p: Player) -> list[Choice]:
     if g.queue[0]["action"] == TRANSFER:
         out = [TAKE_CHOICES[owner][slot] for owner, slot, _ in transferable(g, p)]
     elif can_bid(p):
-        out = [REGISTRY_CHOICES[slot] for slot, ref in enumerate(g.registry) if ref]
+        out = list(compress(REGISTRY_CHOICES, g.registry))  # the filled slots' choices, in slot order
     else:
         out = []
     out.append(DONE_CHOICE)
@@ -1531,6 +1566,7 @@ TARGET_CHOICES = {f"{kind}:{thing}": Choice(f"{kind}:{thing}", kind) for kind, t
     ("gain", CROPS), *((kind, FIELDS) for kind in ("reap", "renew", "clear", "settle", "drop", "cart", "resettle",
                                                   "hail", "bloom")),
     ("swap", range(len(PLAYER_COLOURS)))) for thing in things}
+SETTLE_CHOICES = {ref: TARGET_CHOICES[f"settle:{ref}"] for ref in FIELDS}  # by the tile
 STEP_CHOICES: dict[str, Callable[[Game, Player], list[Choice]]] = {
     "place": place_choices, "power": power_choices, "gain": gain_choices, "resettle": event_choices,
     "hail": event_choices, "bloom": event_choices, "bid": bid_choices, "more": more_choices}
@@ -1599,8 +1635,7 @@ TURN_KINDS: dict[str, tuple[str, Callable[[Game, Player], list[str]]]] = {
     "play": (WORKER, lambda g, p: [o.id for o in play_options(g, p)]),
     "remove": (WORKER, lambda g, p: [o.id for o in remove_options(p)]),
     "take": (TRANSFER, lambda g, p: [TAKE_IDS[owner][slot] for owner, slot, _ in transferable(g, p)]),
-    "registry": (REGISTRY, lambda g, p: [REGISTRY_IDS[slot] for slot, ref in enumerate(g.registry) if ref]
-                 if can_bid(p) else [])}
+    "registry": (REGISTRY, lambda g, p: list(compress(REGISTRY_IDS, g.registry)) if can_bid(p) else [])}
 
 
 class BidListing:
@@ -1627,6 +1662,47 @@ class BidListing:
 ADD_CROPS = {f"add:{c}": c for c in CROPS}  # an "add" option's crop, by its id
 
 
+class MoreListing:
+    """A second tile's options for the bot, read from the game when asked (``more_choices``'
+    rule) instead of listed: the seat's own store first for a transfer (always free to take),
+    the registry's filled slots for a placement, and "done". ``apply`` checks the choice with
+    ``has``."""
+
+    __slots__ = ("g", "p", "transfer")
+
+    def __init__(self, g: Game, p: Player) -> None:
+        self.g, self.p = g, p
+        self.transfer = g.queue[0]["action"] == TRANSFER  # else a second registry tile
+
+    def own_takes(self) -> list[str]:
+        """The first "take" ids of a transfer: the seat's own store (``transferable`` lists it first)."""
+        return TAKE_IDS[self.p.seat][:len(self.p.store)] if self.transfer else []
+
+    def can_take_any(self) -> bool:
+        """Whether anything but "done" is listed."""
+        if self.transfer:
+            return bool(transferable(self.g, self.p))
+        return can_bid(self.p) and any(self.g.registry)
+
+    def has(self, option_id: str) -> bool:
+        if option_id == "done" or option_id in self.own_takes():
+            return True
+        return option_id in [c.id for c in more_choices(self.g, self.p)]
+
+
+def listed_more(g: Game, seat: Seat) -> MoreListing | None:
+    """``listed`` for the seat choosing a second tile (a "more" step first in the queue): its
+    options read from the game when asked; None at any other moment."""
+    if g.phase == OVER or not g.queue:
+        return None
+    job = g.queue[0]
+    if job["do"] != "more" or job["seat"] != seat:
+        return None
+    out = MoreListing(g, g.players[seat])
+    _LISTED.last = (get_ident(), g, seat, out)
+    return out
+
+
 def listed_bid(g: Game, seat: Seat) -> BidListing | None:
     """``listed`` for the seat making a bid (a bid first in the queue): its options read from
     the bid when asked; None at any other moment."""
@@ -1636,7 +1712,7 @@ def listed_bid(g: Game, seat: Seat) -> BidListing | None:
     if job["do"] != "bid" or job["seat"] != seat:
         return None
     out = BidListing(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
@@ -1646,26 +1722,26 @@ def listed_turn(g: Game, seat: Seat) -> TurnListing | None:
     if g.queue or g.phase != PLAY or seat != g.turn:
         return None
     out = TurnListing(g, g.players[seat])
-    _LISTED.last = (g, seat, out)
+    _LISTED.last = (get_ident(), g, seat, out)
     return out
 
 
 def apply(g: Game, seat: Seat, option_id: str) -> Game:
     """A new game after the seat's choice; the given game is left untouched."""
     last, _LISTED.last = _LISTED.last, None
-    if last is not None and last[0] is g and last[1] == seat and isinstance(seat, int):
-        kept = last[2]
+    if last is not None and last[1] is g and last[2] == seat and last[0] == get_ident() and isinstance(seat, int):
+        kept = last[3]
         if type(kept) is list:
             for o in kept:
                 if o.id == option_id:
                     break
             else:
                 check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: kept, option_id)
-        elif not kept.has(option_id):  # a TurnListing or a BidListing
+        elif not kept.has(option_id):  # a TurnListing, a BidListing or a MoreListing
             check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
     else:
         check_choice(seat, len(g.players), g.phase == OVER, to_act(g), lambda: options(g, seat), option_id)
-    kind = option_id.split(":", 1)[0]
+    kind = option_id.partition(":")[0]
     if kind in QUEUE_ONLY or kind == "done" and only_a_second_tile_declined(g):  # a game copied but for its queue
         g = queue_step_copy(g, kind == "add")
         CHOICES[kind](g, g.players[seat], option_id)
@@ -1751,8 +1827,11 @@ def changing(g: Game, seat: Seat) -> Player:
     game before until a step changes one (copy on change: most steps change one player or
     none), so every change to a player's counters, fields, workers or store goes through
     here first."""
-    shared = getattr(g, "_shared", None)
-    if shared and seat in shared:
+    try:
+        shared = g._shared  # type: ignore[attr-defined]
+    except AttributeError:  # outside ``apply``: nothing is shared
+        return g.players[seat]
+    if seat in shared:
         shared.discard(seat)
         g.players[seat] = _clone_player(g.players[seat], share_entries=True)
     return g.players[seat]
@@ -1816,7 +1895,10 @@ def next_game(g: Game) -> Game:
     game.final_turns = g.final_turns
     game.checks = g.checks
     # Most steps are flat dicts; a bid holds its counters and its way back.
-    game.queue = [job.copy() if job["do"] != "bid" else _clone_bid(job) for job in g.queue]
+    queue = []
+    for job in g.queue:
+        queue.append(job.copy() if job["do"] != "bid" else _clone_bid(job))
+    game.queue = queue
     log = GameLog.__new__(GameLog)  # GameLog(g.log.recent, g.log.total), without the call
     log.recent = g.log.recent.copy()
     log.total = g.log.total

@@ -164,7 +164,7 @@ def test_each_country_board_is_a_hex_map_of_56_spaces_with_its_references():
     text = board_part(page(g, None))
     assert text.count('class="kh-map"') == 2
     for seat in (0, 1):
-        section = text.split(f'class="kh-country')[seat + 1]
+        section = text.split('class="kh-country')[seat + 1]
         assert section.count("data-ref=") == 56
         assert ">A1<" in section and ">G8<" in section
         fields = re.findall(r'class="sp field c-(\w+) (ripe|harvested)', section)

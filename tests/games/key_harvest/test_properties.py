@@ -11,7 +11,7 @@ import pytest
 
 import app.games.key_harvest as kh
 from app.games.key_harvest import bot
-from app.games.key_harvest.content import EVENTS, FIELDS, SOURCES, is_event
+from app.games.key_harvest.content import EVENTS, FIELDS, is_event
 from app.games.protocol import IllegalAction
 from app.games.rng import Rng
 
@@ -284,7 +284,6 @@ def test_the_bot_s_pricing_of_plays_matches_pricing_every_listed_play_on_every_s
             for worker_id in kh.rules.WORKERS:
                 assert turn.has(f"play:{worker_id}") == (f"play:{worker_id}" in plays), worker_id
             assert not turn.has("play:nobody") and not turn.has("play")
-            assert bot.takeable_tiles(g, p) == {t for t, _ in bot.settle_bids(g, p, SOURCES)}
             best, worth = None, float("-inf")
             for o in plays:
                 w = kh.rules.WORKERS[o[5:]]
@@ -324,3 +323,53 @@ def test_a_bid_read_from_the_bid_answers_as_its_options(players):
             choice = bot.choose(g, seat, rng) if seed % 2 else pick.choice(offered)
             g = kh.apply(g, seat, choice)
     assert bids > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_second_tile_read_from_the_game_answers_as_its_options(players):
+    """``rules.MoreListing`` (the bot's second tile, read from the game when asked) accepts
+    exactly the ids ``options`` lists, gives the seat's own store as the first takes and tells
+    whether anything but "done" is listed, at every such step of seeded bot and random games."""
+    steps = 0
+    for seed in range(8):
+        g, rng, pick = kh.setup(players, {}, seed), Rng(seed), random.Random(seed)
+        while kh.result(g) is None:
+            seat = min(kh.to_act(g))
+            more = kh.rules.listed_more(g, seat)
+            kh.rules._LISTED.last = None
+            offered = [o.id for o in kh.options(g, seat)]
+            if more is None:
+                assert not (g.queue and g.queue[0]["do"] == "more" and offered)
+            else:
+                steps += 1
+                asked = [*(f"take:{s}:{i}" for s in range(players) for i in range(4)),
+                         *(f"registry:{i}" for i in range(7)), "done", "cancel", "end", "take:9:0"]
+                assert [i for i in asked if more.has(i)] == [i for i in asked if i in offered]
+                assert more.own_takes() == [o for o in offered if o.startswith(f"take:{seat}:")]
+                assert more.own_takes() == offered[:len(more.own_takes())]
+                assert more.can_take_any() == (len(offered) > 1)
+            choice = bot.choose(g, seat, rng) if seed % 2 else pick.choice(offered)
+            g = kh.apply(g, seat, choice)
+    assert steps > 50
+
+
+def test_a_listing_kept_by_another_thread_is_not_taken(monkeypatch):
+    """The bot's kept listing is one slot for every thread, stamped with the thread that
+    listed: ``apply`` in another thread checks the choice afresh (with ``options``)."""
+    import threading
+    from .support import game, give
+    g = give(game(), 0, "red")
+    pick = next(o.id for o in kh.options(g, 0) if o.id.startswith("registry:"))
+    lister = threading.Thread(target=kh.rules.listed, args=(g, 0))
+    lister.start()
+    lister.join()
+
+    def listing_again(*_):
+        raise AssertionError("listed afresh")
+    with pytest.raises(AssertionError, match="listed afresh"), monkeypatch.context() as patch:
+        patch.setattr(kh.rules, "options", listing_again)
+        kh.apply(g, 0, pick)
+    kh.rules.listed(g, 0)  # the same thread's listing is taken
+    with monkeypatch.context() as patch:
+        patch.setattr(kh.rules, "options", listing_again)
+        assert kh.apply(g, 0, pick) is not g
