@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from itertools import compress
 from operator import getitem, or_
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import plain
@@ -79,7 +79,7 @@ from app.games.rng import Rng
 from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
                       RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
 from .scoring import TownScore, score_town, shrine_points
-from .town import (RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
+from .town import (ALL_SQUARES, RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
                    empty_squares, empty_town, iter_cells, square_shift)
 
 Seat = int
@@ -426,6 +426,29 @@ def place_options(p: Player, label: str) -> list[Option]:
     return [by_square[n] for n in empty_squares(p.town.held_squares())]
 
 
+def usual_placement_ids(g: Game, seat: Seat) -> tuple[str, ...] | None:
+    """The ids ``placement_options`` lists for a placer choosing where the round's
+    resource goes, with nothing but squares to offer (the usual choice): ``place:r,c``
+    for every empty square, without making the options. None for any other case."""
+    placing = g.placing[seat]
+    if (not placing or g.pending[seat] or placing["resource"] is None or placing["switch"]
+            or placing["take"] or g.source == "free"):
+        return None
+    p = g.players[seat]
+    if is_named_by_another(g, p) and may_place_specially(g, p):
+        return None
+    held = p.town.held_squares()
+    return _PLACE_IDS_IN_FIRST_HALF[held & 0xFF] + _PLACE_IDS_IN_SECOND_HALF[held >> 8]
+
+
+# The ids of the empty squares' place options, by the held squares of each half of a town
+# (as ``town.empty_squares``): a bot lists them at every placement.
+_PLACE_IDS_IN_FIRST_HALF = tuple(tuple(f"place:{cell_id(divmod(n, SIZE))}" for n in empty_squares(ALL_SQUARES ^ 0xFF | held))
+                                 for held in range(256))
+_PLACE_IDS_IN_SECOND_HALF = tuple(tuple(f"place:{cell_id(divmod(n, SIZE))}" for n in empty_squares(0xFF | held << 8))
+                                  for held in range(256))
+
+
 @lru_cache(maxsize=256)
 def _place_option_per_square(label: str) -> tuple[Option, ...]:
     # Options are frozen: one per square (reading order) and wording, made once and
@@ -442,12 +465,18 @@ CANCEL = Option("cancel", "Cancel", "cancel")  # options are frozen: one of each
 DONE = Option("done", "Done building", "done")
 
 
+def may_place_specially(g: Game, p: Player) -> bool:
+    """Whether ``special_placements`` may offer anything: the Cavern rule, a built Statue
+    of the Bondmaker, or a Factory or Warehouse in the town (most placements: none)."""
+    return bool(g.options.get("cavern") or p.monument == "bondmaker" and p.monument_round is not None or (
+        not _STORES.isdisjoint(g.cards)  # else no town holds a Factory or a Warehouse
+        and not _STORES.isdisjoint([b for _, b in p.town.buildings()])))
+
+
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
     town, opts = p.town, []
-    if not (g.options.get("cavern") or p.monument == "bondmaker" and p.monument_round is not None) and not (
-            not _STORES.isdisjoint(g.cards)  # else no town holds a Factory or a Warehouse
-            and not _STORES.isdisjoint([b for _, b in town.buildings()])):
+    if not may_place_specially(g, p):
         return opts  # nothing special to offer (most placements)
     if any(resource in town.at(c).stored for c in town.cells_of("factory")):
         opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
@@ -1544,12 +1573,17 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return OPTIONS[g.phase](g, p)
 
 
-def option_ids(g: Game, seat: Seat) -> list[str]:
-    """The ids of ``options``, in the same order."""
+def option_ids(g: Game, seat: Seat) -> Sequence[str]:
+    """The ids of ``options``, in the same order (a list, or a tuple shared by every
+    caller for the usual placement: not to be changed)."""
+    if g.phase == PLACE and type(seat) is int and 0 <= seat < len(g.players):
+        ids = usual_placement_ids(g, seat)
+        if ids is not None:
+            return ids
     return [o.id for o in options(g, seat)]
 
 
-def listed_ids(g: Game, seat: Seat) -> list[str]:
+def listed_ids(g: Game, seat: Seat) -> Sequence[str]:
     """``option_ids``, for a caller that next applies one of them to this very game (the
     bot); the list is the one ``apply`` checks the choice against: not to be changed.
 
