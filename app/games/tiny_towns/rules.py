@@ -67,7 +67,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from itertools import compress
 from operator import getitem, or_
 from typing import Any, Callable, Sequence
 
@@ -161,6 +160,9 @@ class Game:
     # player a round); their dicts are replaced whole, never changed in place.
     placing: list[dict[str, Any] | None] = field(default_factory=list)
     pending: list[dict[str, Any] | None] = field(default_factory=list)
+    # The placers who have not chosen yet (a bit per seat: a placing and no pending), set
+    # wherever those two lists are, for ``to_act``. Derived, never saved.
+    waiting: int = field(default=0, compare=False, repr=False)
     # The seats whose player is this game's alone (bit per seat); the others may be in
     # other games too (``share_players``), so a change goes to an own copy. Never saved.
     owned: int = field(default=0, compare=False, repr=False)
@@ -328,6 +330,7 @@ def start_round(g: Game) -> None:
     g.source = None
     g.placing = [None] * len(g.players)
     g.pending = [None] * len(g.players)
+    g.waiting = 0
     for p in g.players:
         if not is_between_rounds(p):  # a player already so stays shared (not copied)
             p = own_player(g, p.seat)
@@ -387,8 +390,14 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     placing = {"resource": g.resource, "switch": None, "take": None}  # one for all: replaced, never changed
     g.placing = [placing if not p.complete and not p.town.is_full() and (placers is None or p.seat in placers)
                  else before for p, before in zip(g.players, g.placing)]
+    g.waiting = waiting_seats(g)
     if not any(g.placing):
         begin_construction(g)
+
+
+def waiting_seats(g: Game) -> int:
+    """The placers who have not chosen yet, a bit per seat, from the placements' lists."""
+    return sum(1 << seat for seat, (placing, pending) in enumerate(zip(g.placing, g.pending)) if placing and not pending)
 
 
 def is_named_by_another(g: Game, p: Player) -> bool:
@@ -532,6 +541,7 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
         pending = {"kind": "cavern", "resource": resource}
     if pending is not None:
         g.pending = replaced(g.pending, seat, pending)
+        g.waiting &= ~(1 << seat)
         if g.pending.count(None) == g.placing.count(None):  # every placer has chosen (only placers choose)
             reveal_placements(g)
 
@@ -544,6 +554,7 @@ def reveal_placements(g: Game) -> None:
             parts.append(f"{player_name(seat)} {put_down(g, own_player(g, seat), pending)}")
     g.placing = [None] * len(g.players)
     g.pending = [None] * len(g.players)
+    g.waiting = 0
     if g.source == "free":
         header = "Free choice"
     elif len(parts) > 1:
@@ -1515,14 +1526,17 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == PICK:
         return frozenset({0})
     if g.phase == PLACE:
-        # The placers (a placing) who have not chosen yet (no pending): only placers choose.
-        seats = range(len(g.players))
-        return frozenset(compress(seats, g.placing)).difference(compress(seats, g.pending))
+        # The placers who have not chosen yet: one of the sets made once (a frozenset made
+        # anew cost more than the rest of the step's listing).
+        return SEAT_SETS[g.waiting]
     if g.phase == BUILD:
         return frozenset([p.seat for p in g.players if not p.done])
     if g.phase == WATCH:
         return frozenset(p.seat for p in g.players if p.effects)
     return frozenset()
+
+
+SEAT_SETS = tuple(frozenset(seat for seat in range(6) if seats >> seat & 1) for seats in range(1 << 6))  # by bits
 
 
 def keep_options(g: Game, p: Player) -> list[Option]:
@@ -1616,7 +1630,7 @@ _GAME_ONLY = frozenset((PLACE, PICK))
 
 # --- Saving: plain JSON (copied by hand: ``copy.deepcopy`` cost half of every action) ---
 
-_SPECIAL = ("players", "log", "placing", "pending", "owned", "listed")  # the placements are saved with each player
+_SPECIAL = ("players", "log", "placing", "pending", "owned", "listed", "waiting")  # the placements are saved with each player
 _WITH_THE_GAME = ("town", "placing", "pending")  # a saved player's fields that are not the Player's
 
 
@@ -1642,9 +1656,11 @@ def load(raw: dict[str, Any]) -> Game:
     players = [Player(**{**{k: plain(v) for k, v in p.items() if k not in _WITH_THE_GAME},
                          "town": Town.from_json(p["town"])})
                for p in raw["players"]]
-    return Game(players=players, log=GameLog.load(raw.get("log", [])), owned=(1 << len(players)) - 1,
-                placing=[plain(p.get("placing")) for p in raw["players"]],
-                pending=[plain(p.get("pending")) for p in raw["players"]], **rest)
+    g = Game(players=players, log=GameLog.load(raw.get("log", [])), owned=(1 << len(players)) - 1,
+             placing=[plain(p.get("placing")) for p in raw["players"]],
+             pending=[plain(p.get("pending")) for p in raw["players"]], **rest)
+    g.waiting = waiting_seats(g)
+    return g
 
 
 def clone(g: Game) -> Game:

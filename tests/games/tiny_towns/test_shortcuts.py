@@ -1,6 +1,7 @@
 """The cheap paths of a bot decision answer as the plain ones do, at every step of
 seeded games in every variant: the ids listed without making the options
-(``rules.option_ids``' usual placement)."""
+(``rules.option_ids``' usual placement), and who places (``Game.waiting``, kept beside the
+placements for ``to_act``)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,12 @@ def test_listed_ids_are_the_options_ids(players, options, seed, play):
             assert list(rules.option_ids(state, seat)) == made, (seat, state.phase)
             usual += rules.usual_placement_ids(state, seat) is not None if state.phase == rules.PLACE else 0
     assert usual or options.get("cavern")  # the shortcut was taken (with Cavern, only the Master Builder's own naming takes it)
+
+
+@pytest.mark.parametrize("players,options,seed,play", GAMES)
+def test_who_acts_is_every_seat_that_acts(players, options, seed, play):
+    for state in every_state(players, options, seed, play):
+        for game in (state, tt.load(tt.dump(state))):
+            acting = frozenset(p.seat for p in game.players if rules.acts(game, p))
+            assert tt.to_act(game) == acting, game.phase
+            assert game.waiting == rules.waiting_seats(game)
