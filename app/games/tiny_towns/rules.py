@@ -680,13 +680,14 @@ def squares_in(code: int) -> list[int]:
 
 def fit_memo(p: Player) -> "FitMemo":
     """The town's memo, brought up to date with the town as it stands now."""
-    code = town_code(p) if p.fresh else p.town.match_code()
-    memo = p.town.fit_memo
+    town = p.town
+    code = town_code(p) if p.fresh else town.code if not town.stale else town.match_code()  # (no call when up to date)
+    memo = town.fit_memo
     if memo is None or memo.code != code:
         # Moved, not shared between games: a memo carries every card asked about since it
         # was made, and another game's cards would only be more to move.
         memo = FitMemo(code, {}) if memo is None else memo.moved_to(code)
-        p.town.fit_memo = memo
+        town.fit_memo = memo
     return memo
 
 
@@ -1071,7 +1072,8 @@ def construct_step(g: Game, p: Player, option_id: str) -> None:
 def settle(g: Game, p: Player) -> None:
     """Drop "when built" choices that cannot be made; a player with nothing left to do
     is done; the step ends when everyone is."""
-    drop_impossible_effects(g, p)
+    if p.effects:
+        drop_impossible_effects(g, p)
     # (A player who said "done" is done already: no need to ask whether they can build.)
     if g.phase == BUILD and not p.done and not p.construction and not p.effects and not can_construct(g, p):
         p.done = True
@@ -1354,7 +1356,7 @@ def guild_step(g: Game, p: Player, effect: dict[str, Any], option_id: str) -> No
 def end_construction(g: Game) -> None:
     """Everyone has built: Opaleye's Watch owners take the types their neighbours built."""
     for p in remaining(g):
-        if not has_settled(g, p, "opaleyes_watch"):
+        if p.monument != "opaleyes_watch" or not has_settled(g, p, "opaleyes_watch"):  # (mostly: no call)
             continue
         p = own_player(g, p.seat)
         built = {c for s in beside(g, p.seat) for c in g.players[s].built_types}
