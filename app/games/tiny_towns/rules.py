@@ -1022,7 +1022,7 @@ def construction_options(g: Game, p: Player) -> list[Option]:
         return ([pick_square_option(c, what_is_on(p.town, c)) for c in pickable(g, p, card, picked)]
                 + [cancel_option()])
     opts = [build_option(c) for c in buildable(g, p)]
-    if not p.town.is_full():
+    if p.cavern and not p.town.is_full():
         opts += [Option(f"uncavern:{r}", f"Place the set-aside {r} (Cavern)", "cavern",
                         f"resource:{r}") for r in RESOURCES if r in p.cavern]
     opts.append(DONE)
