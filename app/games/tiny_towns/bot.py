@@ -9,11 +9,9 @@ building ("done", "guild-done") only one time in five while something else is of
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from app.games.rng import Rng
 
-from .content import ALL_CARDS
 from .rules import Game, layouts, listed_ids
 from .scoring import score_town
 from .town import Cell, Town

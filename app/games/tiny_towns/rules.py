@@ -65,11 +65,11 @@ Decisions on points the rulebook leaves open (each is stated again where it is c
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from itertools import compress
 from operator import getitem, or_
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from app.games.gamelog import GameLog
 from app.games.plainstate import plain
@@ -79,7 +79,7 @@ from app.games.rng import Rng
 from .content import (ALL_CARDS, BUILDINGS, FIRST_GAME, MONUMENTS, PILES, RESOURCE_CARDS,
                       RESOURCES, SOLO_RATINGS, SOLO_REMOVED, Resource)
 from .scoring import TownScore, score_town, shrine_points
-from .town import (RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
+from .town import (ALL_SQUARES, RESOURCE_BITS, SIZE, SQUARE_BITS, WILD, WILD_BIT, WILD_BITS, Cell, Town, cell_name,  # noqa: F401
                    empty_squares, empty_town, iter_cells, square_shift)
 
 Seat = int
@@ -161,6 +161,9 @@ class Game:
     # player a round); their dicts are replaced whole, never changed in place.
     placing: list[dict[str, Any] | None] = field(default_factory=list)
     pending: list[dict[str, Any] | None] = field(default_factory=list)
+    # The placers who have not chosen yet (a bit per seat: a placing and no pending), set
+    # wherever those two lists are, for ``to_act``. Derived, never saved.
+    waiting: int = field(default=0, compare=False, repr=False)
     # The seats whose player is this game's alone (bit per seat); the others may be in
     # other games too (``share_players``), so a change goes to an own copy. Never saved.
     owned: int = field(default=0, compare=False, repr=False)
@@ -328,6 +331,7 @@ def start_round(g: Game) -> None:
     g.source = None
     g.placing = [None] * len(g.players)
     g.pending = [None] * len(g.players)
+    g.waiting = 0
     for p in g.players:
         if not is_between_rounds(p):  # a player already so stays shared (not copied)
             p = own_player(g, p.seat)
@@ -387,8 +391,14 @@ def begin_placement(g: Game, placers: list[Seat] | None = None) -> None:
     placing = {"resource": g.resource, "switch": None, "take": None}  # one for all: replaced, never changed
     g.placing = [placing if not p.complete and not p.town.is_full() and (placers is None or p.seat in placers)
                  else before for p, before in zip(g.players, g.placing)]
+    g.waiting = waiting_seats(g)
     if not any(g.placing):
         begin_construction(g)
+
+
+def waiting_seats(g: Game) -> int:
+    """The placers who have not chosen yet, a bit per seat, from the placements' lists."""
+    return sum(1 << seat for seat, (placing, pending) in enumerate(zip(g.placing, g.pending)) if placing and not pending)
 
 
 def is_named_by_another(g: Game, p: Player) -> bool:
@@ -426,6 +436,29 @@ def place_options(p: Player, label: str) -> list[Option]:
     return [by_square[n] for n in empty_squares(p.town.held_squares())]
 
 
+def usual_placement_ids(g: Game, seat: Seat) -> tuple[str, ...] | None:
+    """The ids ``placement_options`` lists for a placer choosing where the round's
+    resource goes, with nothing but squares to offer (the usual choice): ``place:r,c``
+    for every empty square, without making the options. None for any other case."""
+    placing = g.placing[seat]
+    if (not placing or g.pending[seat] or placing["resource"] is None or placing["switch"]
+            or placing["take"] or g.source == "free"):
+        return None
+    p = g.players[seat]
+    if is_named_by_another(g, p) and may_place_specially(g, p):
+        return None
+    held = p.town.held_squares()
+    return _PLACE_IDS_IN_FIRST_HALF[held & 0xFF] + _PLACE_IDS_IN_SECOND_HALF[held >> 8]
+
+
+# The ids of the empty squares' place options, by the held squares of each half of a town
+# (as ``town.empty_squares``): a bot lists them at every placement.
+_PLACE_IDS_IN_FIRST_HALF = tuple(tuple(f"place:{cell_id(divmod(n, SIZE))}" for n in empty_squares(ALL_SQUARES ^ 0xFF | held))
+                                 for held in range(256))
+_PLACE_IDS_IN_SECOND_HALF = tuple(tuple(f"place:{cell_id(divmod(n, SIZE))}" for n in empty_squares(0xFF | held << 8))
+                                  for held in range(256))
+
+
 @lru_cache(maxsize=256)
 def _place_option_per_square(label: str) -> tuple[Option, ...]:
     # Options are frozen: one per square (reading order) and wording, made once and
@@ -442,12 +475,18 @@ CANCEL = Option("cancel", "Cancel", "cancel")  # options are frozen: one of each
 DONE = Option("done", "Done building", "done")
 
 
+def may_place_specially(g: Game, p: Player) -> bool:
+    """Whether ``special_placements`` may offer anything: the Cavern rule, a built Statue
+    of the Bondmaker, or a Factory or Warehouse in the town (most placements: none)."""
+    return bool(g.options.get("cavern") or p.monument == "bondmaker" and p.monument_round is not None or (
+        not _STORES.isdisjoint(g.cards)  # else no town holds a Factory or a Warehouse
+        and not _STORES.isdisjoint([b for _, b in p.town.buildings()])))
+
+
 def special_placements(g: Game, p: Player, resource: Resource) -> list[Option]:
     """Factory, Warehouse, Statue of the Bondmaker and Cavern choices for this resource."""
     town, opts = p.town, []
-    if not (g.options.get("cavern") or p.monument == "bondmaker" and p.monument_round is not None) and not (
-            not _STORES.isdisjoint(g.cards)  # else no town holds a Factory or a Warehouse
-            and not _STORES.isdisjoint([b for _, b in town.buildings()])):
+    if not may_place_specially(g, p):
         return opts  # nothing special to offer (most placements)
     if any(resource in town.at(c).stored for c in town.cells_of("factory")):
         opts += [Option(f"factory:{r}", f"Factory: place {r} instead", "factory", f"resource:{r}")
@@ -503,6 +542,7 @@ def choose_placement(g: Game, p: Player, option_id: str) -> None:
         pending = {"kind": "cavern", "resource": resource}
     if pending is not None:
         g.pending = replaced(g.pending, seat, pending)
+        g.waiting &= ~(1 << seat)
         if g.pending.count(None) == g.placing.count(None):  # every placer has chosen (only placers choose)
             reveal_placements(g)
 
@@ -515,6 +555,7 @@ def reveal_placements(g: Game) -> None:
             parts.append(f"{player_name(seat)} {put_down(g, own_player(g, seat), pending)}")
     g.placing = [None] * len(g.players)
     g.pending = [None] * len(g.players)
+    g.waiting = 0
     if g.source == "free":
         header = "Free choice"
     elif len(parts) > 1:
@@ -639,13 +680,14 @@ def squares_in(code: int) -> list[int]:
 
 def fit_memo(p: Player) -> "FitMemo":
     """The town's memo, brought up to date with the town as it stands now."""
-    code = town_code(p) if p.fresh else p.town.match_code()
-    memo = p.town.fit_memo
+    town = p.town
+    code = town_code(p) if p.fresh else town.code if not town.stale else town.match_code()  # (no call when up to date)
+    memo = town.fit_memo
     if memo is None or memo.code != code:
         # Moved, not shared between games: a memo carries every card asked about since it
         # was made, and another game's cards would only be more to move.
         memo = FitMemo(code, {}) if memo is None else memo.moved_to(code)
-        p.town.fit_memo = memo
+        town.fit_memo = memo
     return memo
 
 
@@ -846,16 +888,21 @@ def _placed_cube_layouts(squares: bytes, square: int) -> tuple[int, tuple[tuple[
     the layouts it may complete, a bit each (those wanting that byte there that no square
     rules out), and per bit the card it belongs to (the card, all its bits, its layouts
     wanting that byte there). Read from the square's tables (``_square_checks``)."""
-    checks, ranges = _square_checks(square)
+    pairs, ranges = _square_checks(square)
     low, ones, owners = ranges[squares[square]]
-    return ones & ~(reduce(or_, map(getitem, checks, squares)) >> low), owners
+    return ones & ~(reduce(or_, map(getitem, pairs, _square_pairs(squares))) >> low), owners
+
+
+# A town's squares two by two: each pair's bytes as one number (the first square's byte
+# low), so the placed-cube tables are read a pair of squares at a time (half the ORs).
+_square_pairs = struct.Struct(f"<{SIZE * SIZE // 2}H").unpack
 
 
 @lru_cache(maxsize=None)
-def _square_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], dict[int, tuple[int, int, tuple[Any, ...]]]]:
+def _square_checks(square: int) -> tuple[tuple[dict[int, int], ...], dict[int, tuple[int, int, tuple[Any, ...]]]]:
     """Every layout through the square, a bit each, those wanting one resource there next
-    to each other (card after card): per square (reading order), which of them its byte
-    of the match code rules out (0 and a resource's bits: the bytes that rule out any);
+    to each other (card after card): per pair of squares (reading order, ``_square_pairs``),
+    which of them the pair's bytes of the match code rule out;
     per byte the square may hold (a resource's bits, or wild: every layout), where the
     layouts wanting it there start, all their bits from there, and per bit from there
     the card it belongs to (the card, all its bits wanting that byte, those layouts).
@@ -891,7 +938,12 @@ def _square_checks(square: int) -> tuple[tuple[tuple[int, ...], ...], dict[int, 
         for bits in RESOURCE_BITS.values():
             ruling_out[bits] = covering & ~_layout_bits(wanted, _WANTS[bits])
         checks.append(tuple(ruling_out))  # a tuple of ints: the garbage collector skips it
-    return tuple(checks), ranges
+    # Two squares at once (``_square_pairs``), for every pair of bytes a match code holds:
+    # nothing, a resource's bit, wild. (Dicts of ints only: the garbage collector skips them.)
+    held = (0, *RESOURCE_BITS.values(), WILD_BITS)
+    pairs = tuple({first | second << 8: checks[n][first] | checks[n + 1][second] for first in held for second in held}
+                  for n in range(0, SIZE * SIZE, 2))
+    return pairs, ranges
 
 
 @lru_cache(maxsize=None)
@@ -970,7 +1022,7 @@ def construction_options(g: Game, p: Player) -> list[Option]:
         return ([pick_square_option(c, what_is_on(p.town, c)) for c in pickable(g, p, card, picked)]
                 + [cancel_option()])
     opts = [build_option(c) for c in buildable(g, p)]
-    if not p.town.is_full():
+    if p.cavern and not p.town.is_full():
         opts += [Option(f"uncavern:{r}", f"Place the set-aside {r} (Cavern)", "cavern",
                         f"resource:{r}") for r in RESOURCES if r in p.cavern]
     opts.append(DONE)
@@ -1020,7 +1072,8 @@ def construct_step(g: Game, p: Player, option_id: str) -> None:
 def settle(g: Game, p: Player) -> None:
     """Drop "when built" choices that cannot be made; a player with nothing left to do
     is done; the step ends when everyone is."""
-    drop_impossible_effects(g, p)
+    if p.effects:
+        drop_impossible_effects(g, p)
     # (A player who said "done" is done already: no need to ask whether they can build.)
     if g.phase == BUILD and not p.done and not p.construction and not p.effects and not can_construct(g, p):
         p.done = True
@@ -1303,7 +1356,7 @@ def guild_step(g: Game, p: Player, effect: dict[str, Any], option_id: str) -> No
 def end_construction(g: Game) -> None:
     """Everyone has built: Opaleye's Watch owners take the types their neighbours built."""
     for p in remaining(g):
-        if not has_settled(g, p, "opaleyes_watch"):
+        if p.monument != "opaleyes_watch" or not has_settled(g, p, "opaleyes_watch"):  # (mostly: no call)
             continue
         p = own_player(g, p.seat)
         built = {c for s in beside(g, p.seat) for c in g.players[s].built_types}
@@ -1486,14 +1539,17 @@ def to_act(g: Game) -> frozenset[Seat]:
     if g.phase == PICK:
         return frozenset({0})
     if g.phase == PLACE:
-        # The placers (a placing) who have not chosen yet (no pending): only placers choose.
-        seats = range(len(g.players))
-        return frozenset(compress(seats, g.placing)).difference(compress(seats, g.pending))
+        # The placers who have not chosen yet: one of the sets made once (a frozenset made
+        # anew cost more than the rest of the step's listing).
+        return SEAT_SETS[g.waiting]
     if g.phase == BUILD:
         return frozenset([p.seat for p in g.players if not p.done])
     if g.phase == WATCH:
         return frozenset(p.seat for p in g.players if p.effects)
     return frozenset()
+
+
+SEAT_SETS = tuple(frozenset(seat for seat in range(6) if seats >> seat & 1) for seats in range(1 << 6))  # by bits
 
 
 def keep_options(g: Game, p: Player) -> list[Option]:
@@ -1544,12 +1600,17 @@ def options(g: Game, seat: Seat) -> list[Option]:
     return OPTIONS[g.phase](g, p)
 
 
-def option_ids(g: Game, seat: Seat) -> list[str]:
-    """The ids of ``options``, in the same order."""
+def option_ids(g: Game, seat: Seat) -> Sequence[str]:
+    """The ids of ``options``, in the same order (a list, or a tuple shared by every
+    caller for the usual placement: not to be changed)."""
+    if g.phase == PLACE and type(seat) is int and 0 <= seat < len(g.players):
+        ids = usual_placement_ids(g, seat)
+        if ids is not None:
+            return ids
     return [o.id for o in options(g, seat)]
 
 
-def listed_ids(g: Game, seat: Seat) -> list[str]:
+def listed_ids(g: Game, seat: Seat) -> Sequence[str]:
     """``option_ids``, for a caller that next applies one of them to this very game (the
     bot); the list is the one ``apply`` checks the choice against: not to be changed.
 
@@ -1582,7 +1643,7 @@ _GAME_ONLY = frozenset((PLACE, PICK))
 
 # --- Saving: plain JSON (copied by hand: ``copy.deepcopy`` cost half of every action) ---
 
-_SPECIAL = ("players", "log", "placing", "pending", "owned", "listed")  # the placements are saved with each player
+_SPECIAL = ("players", "log", "placing", "pending", "owned", "listed", "waiting")  # the placements are saved with each player
 _WITH_THE_GAME = ("town", "placing", "pending")  # a saved player's fields that are not the Player's
 
 
@@ -1608,9 +1669,11 @@ def load(raw: dict[str, Any]) -> Game:
     players = [Player(**{**{k: plain(v) for k, v in p.items() if k not in _WITH_THE_GAME},
                          "town": Town.from_json(p["town"])})
                for p in raw["players"]]
-    return Game(players=players, log=GameLog.load(raw.get("log", [])), owned=(1 << len(players)) - 1,
-                placing=[plain(p.get("placing")) for p in raw["players"]],
-                pending=[plain(p.get("pending")) for p in raw["players"]], **rest)
+    g = Game(players=players, log=GameLog.load(raw.get("log", [])), owned=(1 << len(players)) - 1,
+             placing=[plain(p.get("placing")) for p in raw["players"]],
+             pending=[plain(p.get("pending")) for p in raw["players"]], **rest)
+    g.waiting = waiting_seats(g)
+    return g
 
 
 def clone(g: Game) -> Game:

@@ -199,7 +199,10 @@ class Town:
         return [_CELLS[n] for n in empty_squares(self.held_squares())]
 
     def is_full(self) -> bool:
-        return self.held_squares() == ALL_SQUARES
+        # (``held_squares`` inline: asked of every town at every round's start and end)
+        if self.stale:
+            self.refresh()
+        return self.held == ALL_SQUARES
 
     def buildings(self) -> list[tuple[Cell, str]]:
         """(cell, building id) for every building and monument, in reading order."""
@@ -219,7 +222,7 @@ class Town:
     def copy(self) -> "Town":
         """An independent copy. The squares are copied lazily: both towns share them
         until either indexes one (``town[cell]``), which gives that town its own."""
-        self.share()
+        self.owned = 0  # ``share``, inline: a copy is made at nearly every step
         twin = Town.__new__(Town)  # without the dataclass __init__: a third of the cost
         # The same squares, memo and summary; none owned. A dict display, not
         # ``self.__dict__.copy()``, whose shared keys made later attribute writes slower.
